@@ -1,0 +1,55 @@
+import type { DatabaseEngine, DatabaseInstance } from '@internal/plugin-databases-common';
+
+/** A change to one instance, as delivered to watchers in resourceVersion order. */
+export interface InstanceEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  /** New state (for DELETED: the last state, carrying the deletion's resourceVersion). */
+  object: DatabaseInstance;
+  /** Previous state for MODIFIED/DELETED (needed for selector transitions). */
+  oldObject?: DatabaseInstance;
+  /** Decimal resourceVersion of this event (= object.metadata.resourceVersion). */
+  resourceVersion: string;
+}
+
+/** Thrown by `InstanceStore.watch` when the asked-for resourceVersion is older than the kept window. */
+export class ResourceVersionExpiredError extends Error {
+  constructor(
+    readonly requested: string,
+    readonly oldest: string,
+  ) {
+    super(`too old resource version: ${requested} (${oldest})`);
+    this.name = 'ResourceVersionExpiredError';
+  }
+}
+
+export interface WatchSubscription {
+  stop(): void;
+}
+
+/**
+ * In-memory projection of every operator object as a DatabaseInstance, fed by watches.
+ * The HTTP layer reads only this; it never calls the Kubernetes API per request.
+ */
+export interface InstanceStore {
+  /** True once every informer has listed once. */
+  hasSynced(): boolean;
+  /** Largest resourceVersion seen (decimal string; "0" before sync). */
+  resourceVersion(): string;
+  /** Every instance, or those of one namespace, sorted by namespace then name. */
+  list(namespace?: string): DatabaseInstance[];
+  get(namespace: string, name: string): DatabaseInstance | undefined;
+  /**
+   * Calls `onEvent` for every change with resourceVersion > fromResourceVersion (from the kept
+   * history, then live), in increasing resourceVersion order. Throws ResourceVersionExpiredError
+   * when fromResourceVersion is older than the kept window. Without fromResourceVersion, only
+   * live events are delivered.
+   */
+  watch(
+    fromResourceVersion: string | undefined,
+    onEvent: (event: InstanceEvent) => void,
+  ): WatchSubscription;
+  /** One DatabaseEngine per adapter, with installed flags and instance counts. */
+  engines(): DatabaseEngine[];
+  /** Human-readable problems (for /readyz detail and status conditions), empty when healthy. */
+  problems(): string[];
+}

@@ -1,0 +1,25 @@
+/** API group served by the aggregated apiserver. */
+export const DATABASES_API_GROUP = 'dbaas.platform.dev';
+/** The only served version. */
+export const DATABASES_API_VERSION = 'v1alpha1';
+/** `apiVersion` of every object of the group. */
+export const DATABASES_GROUP_VERSION = `${DATABASES_API_GROUP}/${DATABASES_API_VERSION}`;
+
+export const DATABASE_INSTANCE_KIND = 'DatabaseInstance';
+export const DATABASE_INSTANCE_PLURAL = 'databaseinstances';
+export const DATABASE_INSTANCE_SINGULAR = 'databaseinstance';
+export const DATABASE_INSTANCE_SHORT_NAMES = ['dbi'];
+export const DATABASE_ENGINE_KIND = 'DatabaseEngine';
+export const DATABASE_ENGINE_PLURAL = 'databaseengines';
+export const DATABASE_ENGINE_SINGULAR = 'databaseengine';
+export const DATABASES_CATEGORY = 'databases';
+
+/** Ties an instance to a Backstage catalog entity (Backstage's own convention). */
+export const LABEL_BACKSTAGE_KUBERNETES_ID = 'backstage.io/kubernetes-id';
+/** Who asked for the instance (set on create). */
+export const LABEL_REQUESTED_BY = 'dbaas.platform.dev/requested-by';
+/** The owning team as a Backstage entity ref, e.g. `group:default/team-a`. */
+export const ANNOTATION_OWNER = 'dbaas.platform.dev/owner';
+/** Marks operator objects created through this API. */
+export const LABEL_MANAGED_BY = 'app.kubernetes.io/managed-by';
+export const MANAGED_BY_VALUE = 'dbaas-apiserver';

@@ -1,0 +1,7 @@
+/**
+ * The contract shared by the dbaas apiserver and the Backstage databases plugins.
+ *
+ * @packageDocumentation
+ */
+export * from './constants';
+export * from './types';

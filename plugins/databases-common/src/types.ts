@@ -1,0 +1,168 @@
+/** Engines the system knows. Adding one means one adapter folder and one registry line. */
+export type DatabaseEngineName =
+  | 'mariadb'
+  | 'mysql'
+  | 'redis'
+  | 'elasticsearch'
+  | 'rabbitmq';
+
+export const DATABASE_ENGINE_NAMES: readonly DatabaseEngineName[] = [
+  'mariadb',
+  'mysql',
+  'redis',
+  'elasticsearch',
+  'rabbitmq',
+];
+
+/** One lifecycle for every engine; see docs/architecture (phases). */
+export type DatabasePhase =
+  | 'Pending'
+  | 'Provisioning'
+  | 'Ready'
+  | 'Updating'
+  | 'Degraded'
+  | 'Failed'
+  | 'Deleting'
+  | 'Unknown';
+
+export const DATABASE_PHASES: readonly DatabasePhase[] = [
+  'Pending',
+  'Provisioning',
+  'Ready',
+  'Updating',
+  'Degraded',
+  'Failed',
+  'Deleting',
+  'Unknown',
+];
+
+/** Topologies across engines; each engine supports a subset. */
+export type DatabaseTopology =
+  | 'standalone'
+  | 'replication'
+  | 'galera'
+  | 'innodbcluster'
+  | 'sentinel'
+  | 'cluster';
+
+/** Minimal Kubernetes object metadata as served on the wire. */
+export interface ObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences?: Array<Record<string, unknown>>;
+  finalizers?: string[];
+  managedFields?: Array<Record<string, unknown>>;
+}
+
+export interface Condition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: string;
+  observedGeneration?: number;
+}
+
+export interface ResourceList {
+  cpu?: string;
+  memory?: string;
+}
+
+export interface DatabaseInstanceSpec {
+  engine: DatabaseEngineName;
+  /** Engine version, e.g. "11.4"; mapped to the operator's image or version field. */
+  version?: string;
+  topology?: DatabaseTopology;
+  replicas?: number;
+  storage?: { size?: string; storageClassName?: string };
+  resources?: { requests?: ResourceList; limits?: ResourceList };
+  /** Delete is refused while true. */
+  deletionProtection?: boolean;
+}
+
+export interface SourceRef {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  /** Upstream operator project, e.g. `mariadb-operator`. */
+  operator: string;
+}
+
+export interface Endpoint {
+  /** `primary`, `readonly`, `http`, `amqp`, ... */
+  name: string;
+  host: string;
+  port: number;
+}
+
+export interface DatabaseInstanceStatus {
+  phase: DatabasePhase;
+  /** PascalCase, machine-readable. */
+  reason?: string;
+  /** The operator's own words, verbatim where it has them. */
+  message?: string;
+  conditions?: Condition[];
+  source: SourceRef;
+  /** The raw upstream status, untouched. */
+  operatorStatus?: unknown;
+  /** Running engine version as reported by the operator (or the spec's when it reports none). */
+  version?: string;
+  replicas?: { desired?: number; ready?: number };
+  endpoints?: Endpoint[];
+  credentialsSecretRef?: { name: string };
+  observedGeneration?: number;
+}
+
+export interface DatabaseInstance {
+  apiVersion: 'dbaas.platform.dev/v1alpha1';
+  kind: 'DatabaseInstance';
+  metadata: ObjectMeta;
+  spec: DatabaseInstanceSpec;
+  status?: DatabaseInstanceStatus;
+}
+
+export interface DatabaseInstanceList {
+  apiVersion: 'dbaas.platform.dev/v1alpha1';
+  kind: 'DatabaseInstanceList';
+  metadata: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
+  items: DatabaseInstance[];
+}
+
+/** One per supported operator (cluster-scoped). */
+export interface DatabaseEngineSpec {
+  engine: DatabaseEngineName;
+  operator: string;
+  /** OperatorHub capability level 1..5. */
+  capabilityLevel: number;
+  /** Kinds the operator serves, `Kind.group/version`. */
+  kinds: Array<{ group: string; version: string; kind: string; plural: string; topologies: DatabaseTopology[] }>;
+  topologies: DatabaseTopology[];
+  versions: string[];
+  defaults?: Partial<DatabaseInstanceSpec>;
+}
+
+export interface DatabaseEngineStatus {
+  /** True when every primary CRD of the operator is served by the cluster. */
+  installed: boolean;
+  /** Per kind: is its CRD served. */
+  crds?: Array<{ kind: string; group: string; installed: boolean }>;
+  instances: number;
+  phases: Partial<Record<DatabasePhase, number>>;
+  conditions?: Condition[];
+}
+
+export interface DatabaseEngine {
+  apiVersion: 'dbaas.platform.dev/v1alpha1';
+  kind: 'DatabaseEngine';
+  metadata: ObjectMeta;
+  spec: DatabaseEngineSpec;
+  status: DatabaseEngineStatus;
+}
