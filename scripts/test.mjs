@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// The README's test command: installs on first use, type-checks, lints, runs every jest
+// project (unit, integration and end-to-end) and prints "N passed, N failed" on its own line.
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureDependencies, repoRoot, runYarn } from './lib/yarn.mjs';
+
+ensureDependencies();
+
+const steps = [];
+const skipStatic = process.argv.includes('--no-static');
+const jestArgs = process.argv.slice(2).filter(a => a !== '--no-static');
+
+if (!skipStatic) {
+  console.log('\n== type check (tsc) ==');
+  steps.push(['tsc', runYarn(['tsc', '--noEmit'])]);
+  console.log('\n== lint ==');
+  steps.push(['lint', runYarn(['backstage-cli', 'repo', 'lint'])]);
+}
+
+console.log('\n== tests (jest) ==');
+const out = join(repoRoot, 'test-results.json');
+rmSync(out, { force: true });
+const jestCode = runYarn(
+  ['backstage-cli', 'repo', 'test', '--json', `--outputFile=${out}`, ...jestArgs],
+  { env: { CI: 'true' } },
+);
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+try {
+  const r = JSON.parse(readFileSync(out, 'utf8'));
+  passed = r.numPassedTests;
+  failed = r.numFailedTests;
+  skipped = r.numPendingTests + (r.numTodoTests ?? 0);
+  // A suite that fails to run (syntax error, failed beforeAll) has no failed tests: count it.
+  failed += r.testResults.filter(t => t.status === 'failed' && t.assertionResults.every(a => a.status !== 'failed')).length;
+} catch (e) {
+  console.error(`could not read jest results: ${e.message}`);
+  failed += 1;
+}
+for (const [name, code] of steps) {
+  if (code !== 0) {
+    console.error(`${name} failed (exit ${code})`);
+    failed += 1;
+  }
+}
+console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failed > 0 || jestCode !== 0 ? 1 : 0);
