@@ -1,0 +1,205 @@
+import type { HealthColour, PhaseFacts } from '../../status/facts';
+import { toInstance } from '../../status/toInstance';
+import type { KubeObject, OperatorAdapter, SourceKind } from '../types';
+import {
+  asArray,
+  asNumber,
+  asRecord,
+  asString,
+  findCondition,
+  hasAnyStatus,
+  nameOf,
+  namespaceOf,
+  pascalCase,
+  quantity,
+  resourcesOf,
+  serviceEndpoint,
+} from '../shared/read';
+
+/**
+ * Elasticsearch is always a cluster of nodes (one node is a cluster of one), so its only
+ * topology is `cluster`; node roles and tiers stay in the operator object.
+ */
+const ELASTICSEARCH: SourceKind = {
+  group: 'elasticsearch.k8s.elastic.co',
+  version: 'v1',
+  plural: 'elasticsearches',
+  kind: 'Elasticsearch',
+  topologies: ['cluster'],
+};
+
+const HTTP_PORT = 9200;
+/** ECK's default data volume when a nodeSet declares no claim. */
+const DEFAULT_STORAGE = '1Gi';
+
+const COLOURS: readonly HealthColour[] = ['green', 'yellow', 'red', 'unknown'];
+
+const nodeSetsOf = (spec: Record<string, any>) =>
+  asArray(spec.nodeSets).map(n => asRecord(n) ?? {});
+
+/** Any node listed in one of the in-progress operations of the given kinds. */
+function operationUnderWay(
+  status: Record<string, any>,
+  kinds: string[],
+): boolean {
+  const ops = asRecord(status.inProgressOperations) ?? {};
+  return kinds.some(k => asArray(asRecord(ops[k])?.nodes).length > 0);
+}
+
+/** Facts from an Elasticsearch status: phase, health colour, availableNodes, conditions. */
+export function eckFacts(source: KubeObject): PhaseFacts {
+  const spec = asRecord(source.spec) ?? {};
+  const status = asRecord(source.status) ?? {};
+  const phase = asString(status.phase);
+  const healthRaw = asString(status.health);
+  const health = COLOURS.find(c => c === healthRaw);
+  const desired = nodeSetsOf(spec).reduce(
+    (sum, n) => sum + (asNumber(n.count) ?? 0),
+    0,
+  );
+  const available = asNumber(status.availableNodes);
+  const reconciliation = findCondition(status, 'ReconciliationComplete');
+  const reachable = findCondition(status, 'ElasticsearchIsReachable');
+  // status.version (lowest running version) is only written once nodes run; a downscale or
+  // upgrade only happens to a cluster that existed.
+  const onceReady =
+    asString(status.version) !== undefined ||
+    operationUnderWay(status, ['downscale', 'upgrade']);
+  const facts: PhaseFacts = {
+    deleting: source.metadata?.deletionTimestamp !== undefined,
+    hasStatus: hasAnyStatus(source),
+    onceReady,
+    health,
+    generation: asNumber(source.metadata?.generation),
+    observedGeneration: asNumber(status.observedGeneration),
+  };
+  if (desired > 0 || available !== undefined)
+    facts.replicas = {
+      desired: desired > 0 ? desired : undefined,
+      ready: available,
+    };
+  if (reachable?.status === 'False')
+    facts.notServing = {
+      reason: 'ElasticsearchUnreachable',
+      message: reachable.message,
+    };
+  switch (phase) {
+    case 'Ready':
+    case 'Operational': // name used before ECK 1.0
+      facts.operatorReady = true;
+      break;
+    case 'ApplyingChanges':
+    case 'MigratingData':
+    case 'Pending': // name used before ECK 1.0
+      facts.progress = {
+        reason: pascalCase(phase),
+        message:
+          reconciliation?.status === 'False'
+            ? reconciliation.message
+            : undefined,
+        change:
+          operationUnderWay(status, ['downscale', 'upgrade']) ||
+          phase === 'MigratingData',
+      };
+      break;
+    case 'Invalid':
+      facts.error = { reason: 'InvalidSpec', message: reconciliation?.message };
+      break;
+    case 'Stalled':
+      // Node shutdown is stuck: the cluster still serves but the change cannot complete.
+      facts.unhealthy = { reason: 'Stalled', message: reconciliation?.message };
+      break;
+    case undefined:
+      break;
+    default:
+      facts.indeterminate = {
+        reason: 'UnrecognizedPhase',
+        message: `phase ${phase}`,
+      };
+  }
+  return facts;
+}
+
+function storageOf(spec: Record<string, any>) {
+  // The instance size is the data claim of the first nodeSet (tiers may differ; they stay upstream).
+  for (const nodeSet of nodeSetsOf(spec)) {
+    const claims = asArray(nodeSet.volumeClaimTemplates).map(
+      c => asRecord(c) ?? {},
+    );
+    const data = claims.find(
+      c => asRecord(c.metadata)?.name === 'elasticsearch-data',
+    );
+    if (data) {
+      const claim = asRecord(data.spec) ?? {};
+      const size =
+        quantity(asRecord(asRecord(claim.resources)?.requests)?.storage) ??
+        DEFAULT_STORAGE;
+      const storageClassName = asString(claim.storageClassName);
+      return { size, ...(storageClassName && { storageClassName }) };
+    }
+  }
+  return nodeSetsOf(spec).length > 0 ? { size: DEFAULT_STORAGE } : undefined;
+}
+
+function resourcesOfNodeSets(spec: Record<string, any>) {
+  for (const nodeSet of nodeSetsOf(spec)) {
+    const shorthand = resourcesOf(nodeSet.resources);
+    if (shorthand) return shorthand;
+    const containers = asArray(
+      asRecord(asRecord(nodeSet.podTemplate)?.spec)?.containers,
+    ).map(c => asRecord(c) ?? {});
+    const es = resourcesOf(
+      containers.find(c => c.name === 'elasticsearch')?.resources,
+    );
+    if (es) return es;
+  }
+  return undefined;
+}
+
+/** Elastic Cloud on Kubernetes: Elasticsearch. OperatorHub capability level 4 (Deep Insights). */
+export const eckAdapter: OperatorAdapter = {
+  id: 'eck',
+  engine: 'elasticsearch',
+  operator: 'eck',
+  capabilityLevel: 4,
+  kinds: [ELASTICSEARCH],
+  relatedTypes: [],
+  // ECK 3.5 samples use 9.4.3; 8.x from 8.18 can still be upgraded to 9.
+  versions: ['9.4.3', '8.19.0', '8.18.0'],
+  relatedRefs: () => [],
+  project(source, kind) {
+    const spec = asRecord(source.spec) ?? {};
+    const status = asRecord(source.status) ?? {};
+    const name = nameOf(source);
+    const desired = nodeSetsOf(spec).reduce(
+      (sum, n) => sum + (asNumber(n.count) ?? 0),
+      0,
+    );
+    return toInstance({
+      operator: 'eck',
+      engine: 'elasticsearch',
+      kind,
+      source,
+      spec: {
+        version: asString(spec.version),
+        topology: 'cluster',
+        replicas: desired,
+        storage: storageOf(spec),
+        resources: resourcesOfNodeSets(spec),
+      },
+      facts: eckFacts(source),
+      version: asString(status.version),
+      endpoints: [
+        serviceEndpoint(
+          'http',
+          `${name}-es-http`,
+          namespaceOf(source),
+          HTTP_PORT,
+        ),
+      ],
+      credentialsSecretRef: { name: `${name}-es-elastic-user` },
+      observedGeneration: asNumber(status.observedGeneration),
+      upstreamConditions: [findCondition(status, 'ReconciliationComplete')],
+    });
+  },
+};

@@ -1,0 +1,244 @@
+import type {
+  DatabaseTopology,
+  Endpoint,
+} from '@internal/plugin-databases-common';
+import type { PhaseFacts, Signal } from '../../status/facts';
+import { toInstance } from '../../status/toInstance';
+import type { KubeObject, OperatorAdapter, SourceKind } from '../types';
+import {
+  asNumber,
+  asRecord,
+  asString,
+  errorReason,
+  findCondition,
+  hasAnyStatus,
+  nameOf,
+  namespaceOf,
+  quantity,
+  resourcesOf,
+  serviceEndpoint,
+  versionFromImage,
+  versionFromTag,
+} from '../shared/read';
+
+const MARIADB: SourceKind = {
+  group: 'k8s.mariadb.com',
+  version: 'v1alpha1',
+  plural: 'mariadbs',
+  kind: 'MariaDB',
+  topologies: ['standalone', 'replication', 'galera'],
+};
+
+/** Ready=False reasons that mean the operator failed (api/v1alpha1 condition reasons). */
+const ERROR_REASONS = new Set([
+  'Failed',
+  'InitError',
+  'ScaleOutError',
+  'ReplicaRecoverError',
+  'ArchiveBinlogsError',
+  'ReplayBinlogsError',
+]);
+/** Ready=False reasons for work under way that is by nature a change to a running instance. */
+const CHANGE_REASONS = new Set([
+  'Updating',
+  'PendingUpdate',
+  'ResizingStorage',
+  'WaitStorageResize',
+  'SwitchPrimary',
+  'ScalingOut',
+  'ReplicaRecovering',
+]);
+/** Ready=False reasons for work under way during creation. */
+const PROVISIONING_REASONS = new Set([
+  'Initializing',
+  'RestoreBackup',
+  'RestoreNotComplete',
+  'RestorePhysicalBackup',
+  'GaleraInitializing',
+]);
+/** Ready=False reasons where the instance serves, but in a restricted mode an admin chose. */
+const MAINTENANCE_REASONS = new Set(['Maintenance', 'Cordoned']);
+
+/** `spec.image` is `<image>:<tag>`; releases before v0.0.2x used `{repository, tag}`. */
+function specVersion(spec: Record<string, any>): string | undefined {
+  const image = spec.image;
+  return typeof image === 'string'
+    ? versionFromImage(image)
+    : versionFromTag(asRecord(image)?.tag);
+}
+
+function topologyOf(spec: Record<string, any>): DatabaseTopology {
+  if (asRecord(spec.galera)?.enabled === true) return 'galera';
+  if (asRecord(spec.replication)?.enabled === true) return 'replication';
+  return 'standalone';
+}
+
+/** Replication members whose IO and SQL threads run, plus the primary. */
+function replicationHealth(
+  status: Record<string, any>,
+): { ready: number; broken?: Signal } | undefined {
+  const replication = asRecord(status.replication);
+  if (!replication) return undefined;
+  const roles = asRecord(replication.roles) ?? {};
+  const primaries = Object.values(roles).filter(r => r === 'Primary').length;
+  let ready = primaries;
+  let broken: Signal | undefined;
+  for (const [pod, raw] of Object.entries(
+    asRecord(replication.replicas) ?? {},
+  )) {
+    const r = asRecord(raw) ?? {};
+    const running = r.slaveIORunning === true && r.slaveSQLRunning === true;
+    if (running) ready += 1;
+    const error = asString(r.lastIOError) ?? asString(r.lastSQLError);
+    if (!running || error)
+      broken ??= {
+        reason: 'ReplicationBroken',
+        message: error ?? `Replication threads are not running on ${pod}`,
+      };
+  }
+  return { ready, broken };
+}
+
+/** Facts from a MariaDB status (conditions Ready/GaleraReady, galeraRecovery, replication). */
+export function mariadbFacts(source: KubeObject): PhaseFacts {
+  const spec = asRecord(source.spec) ?? {};
+  const status = asRecord(source.status) ?? {};
+  const ready = findCondition(status, 'Ready');
+  const galeraReady = findCondition(status, 'GaleraReady');
+  const recovering = asRecord(status.galeraRecovery) !== undefined;
+  const replication = replicationHealth(status);
+  const onceReady =
+    recovering ||
+    findCondition(status, 'GaleraConfigured')?.status === 'True' ||
+    findCondition(status, 'ReplicationConfigured')?.status === 'True' ||
+    (replication !== undefined && replication.ready > 0);
+  const desired = asNumber(spec.replicas) ?? 1;
+  const readyCount = asNumber(status.replicas) ?? replication?.ready;
+
+  const facts: PhaseFacts = {
+    deleting: source.metadata?.deletionTimestamp !== undefined,
+    hasStatus: hasAnyStatus(source),
+    onceReady,
+    replicas: { desired, ready: readyCount },
+  };
+  if (readyCount === undefined) facts.replicas = { desired };
+
+  if (ready?.status === 'True') {
+    facts.operatorReady = true;
+    facts.readyMessage = ready.message;
+  } else if (ready?.status === 'False') {
+    const reason = ready.reason ?? '';
+    const signal = { reason: reason || 'NotReady', message: ready.message };
+    if (ERROR_REASONS.has(reason))
+      facts.error = { reason: errorReason(reason), message: ready.message };
+    else if (CHANGE_REASONS.has(reason))
+      facts.progress = { ...signal, change: true };
+    else if (PROVISIONING_REASONS.has(reason)) facts.progress = signal;
+    else if (MAINTENANCE_REASONS.has(reason)) facts.unhealthy = signal;
+    else if (reason === 'Suspended') facts.indeterminate = signal;
+    else {
+      facts.operatorReady = false;
+      facts.readyMessage = ready.message;
+    }
+  }
+  if (galeraReady?.status === 'False' && !facts.error) {
+    // Recovery after a full outage (galeraRecovery present) is the documented degraded state;
+    // without it the cluster is still forming.
+    if (recovering || onceReady)
+      facts.unhealthy = {
+        reason: 'GaleraRecovering',
+        message: galeraReady.message,
+      };
+    else
+      facts.progress ??= {
+        reason: 'GaleraInitializing',
+        message: galeraReady.message,
+      };
+  }
+  if (replication?.broken && onceReady && !facts.unhealthy)
+    facts.unhealthy = replication.broken;
+  return facts;
+}
+
+function endpoints(source: KubeObject, topology: DatabaseTopology): Endpoint[] {
+  const name = nameOf(source);
+  const ns = namespaceOf(source);
+  const port = asNumber(asRecord(source.spec)?.port) ?? 3306;
+  if (topology === 'standalone')
+    return [serviceEndpoint('primary', name, ns, port)];
+  // HA: writes go to the current primary, reads may use the secondaries.
+  return [
+    serviceEndpoint('primary', `${name}-primary`, ns, port),
+    serviceEndpoint('readonly', `${name}-secondary`, ns, port),
+  ];
+}
+
+function credentials(source: KubeObject): { name: string } | undefined {
+  const spec = asRecord(source.spec) ?? {};
+  const named = asString(asRecord(spec.rootPasswordSecretKeyRef)?.name);
+  if (named) return { name: named };
+  // The operator generates `<name>-root` unless the root password is explicitly empty.
+  return spec.rootEmptyPassword === true
+    ? undefined
+    : { name: `${nameOf(source)}-root` };
+}
+
+function storageOf(spec: Record<string, any>) {
+  const storage = asRecord(spec.storage) ?? {};
+  // Old releases had the claim template at spec.volumeClaimTemplate.
+  const template =
+    asRecord(storage.volumeClaimTemplate) ??
+    asRecord(spec.volumeClaimTemplate) ??
+    {};
+  const size =
+    quantity(storage.size) ??
+    quantity(asRecord(asRecord(template.resources)?.requests)?.storage);
+  const storageClassName =
+    asString(storage.storageClassName) ?? asString(template.storageClassName);
+  if (!size && !storageClassName) return undefined;
+  return {
+    ...(size && { size }),
+    ...(storageClassName && { storageClassName }),
+  };
+}
+
+/** mariadb-operator: MariaDB (standalone, replication, Galera). OperatorHub capability level 4 (Deep Insights). */
+export const mariadbOperatorAdapter: OperatorAdapter = {
+  id: 'mariadb-operator',
+  engine: 'mariadb',
+  operator: 'mariadb-operator',
+  capabilityLevel: 4,
+  kinds: [MARIADB],
+  relatedTypes: [],
+  // Community >= 10.6 is supported; 11.8 is the operator's default image line.
+  versions: ['11.8', '11.4', '10.11', '10.6'],
+  relatedRefs: () => [],
+  project(source, kind) {
+    const spec = asRecord(source.spec) ?? {};
+    const status = asRecord(source.status) ?? {};
+    const topology = topologyOf(spec);
+    const version = specVersion(spec);
+    return toInstance({
+      operator: 'mariadb-operator',
+      engine: 'mariadb',
+      kind,
+      source,
+      spec: {
+        version,
+        topology,
+        replicas: asNumber(spec.replicas) ?? 1,
+        storage: storageOf(spec),
+        resources: resourcesOf(spec.resources),
+      },
+      facts: mariadbFacts(source),
+      // defaultVersion is what the operator runs when the image tag names no version.
+      version: version ?? asString(status.defaultVersion),
+      endpoints: endpoints(source, topology),
+      credentialsSecretRef: credentials(source),
+      upstreamConditions: [
+        findCondition(status, 'Ready'),
+        findCondition(status, 'GaleraReady'),
+      ],
+    });
+  },
+};

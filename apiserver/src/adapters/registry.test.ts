@@ -1,0 +1,82 @@
+import { describe, it, expect } from '@jest/globals';
+import { DATABASE_ENGINE_NAMES } from '@internal/plugin-databases-common';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  adapters,
+  findAdapterForEngine,
+  findAdapterForKind,
+  findAdapterForObject,
+} from './registry';
+import { OPERATORS_DIR } from './__testUtils__/operatorFiles';
+
+describe('adapter registry', () => {
+  it('has one adapter per engine and one folder per adapter id', () => {
+    expect(adapters.map(a => a.engine).sort()).toEqual(
+      [...DATABASE_ENGINE_NAMES].sort(),
+    );
+    for (const adapter of adapters) {
+      expect(
+        fs.existsSync(path.join(__dirname, adapter.id, 'adapter.ts')),
+      ).toBe(true);
+      // Ids are the upstream folder names of ../shared/operators.
+      expect(fs.existsSync(path.join(OPERATORS_DIR, adapter.id))).toBe(true);
+    }
+  });
+
+  it.each([
+    ['mariadb-operator', 4],
+    ['eck', 4],
+    ['rabbitmq-cluster-operator', 3],
+    ['redis-operator', 2],
+    ['mysql-operator', 2],
+  ])('%s has capability level %d', (id, level) => {
+    expect(adapters.find(a => a.id === id)?.capabilityLevel).toBe(level);
+  });
+
+  it('declares kinds whose CRD file exists upstream, each claimed by one adapter only', () => {
+    const seen = new Set<string>();
+    for (const adapter of adapters) {
+      for (const kind of adapter.kinds) {
+        const key = `${kind.group}/${kind.kind}`;
+        expect(seen.has(key)).toBe(false);
+        seen.add(key);
+        expect(
+          fs.existsSync(
+            path.join(
+              OPERATORS_DIR,
+              adapter.id,
+              'crds',
+              `${kind.group}_${kind.plural}.yaml`,
+            ),
+          ),
+        ).toBe(true);
+        expect(kind.topologies.length).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('finds adapters by kind, object and engine', () => {
+    expect(findAdapterForKind('k8s.mariadb.com', 'MariaDB')?.adapter.id).toBe(
+      'mariadb-operator',
+    );
+    expect(findAdapterForKind('k8s.mariadb.com', 'MaxScale')).toBeUndefined();
+    expect(
+      findAdapterForObject(
+        'redis.redis.opstreelabs.in/v1beta2',
+        'RedisSentinel',
+      )?.kind.plural,
+    ).toBe('redissentinels');
+    expect(
+      findAdapterForObject(
+        'elasticsearch.k8s.elastic.co/v1beta1',
+        'Elasticsearch',
+      ),
+    ).toBeUndefined();
+    expect(findAdapterForObject(undefined, 'Elasticsearch')).toBeUndefined();
+    expect(findAdapterForEngine('rabbitmq')?.id).toBe(
+      'rabbitmq-cluster-operator',
+    );
+    expect(findAdapterForEngine('postgresql')).toBeUndefined();
+  });
+});

@@ -1,0 +1,50 @@
+import { eckAdapter } from './eck/adapter';
+import { mariadbOperatorAdapter } from './mariadb-operator/adapter';
+import { mysqlOperatorAdapter } from './mysql-operator/adapter';
+import { rabbitmqClusterOperatorAdapter } from './rabbitmq-cluster-operator/adapter';
+import { redisOperatorAdapter } from './redis-operator/adapter';
+import type { OperatorAdapter, SourceKind } from './types';
+
+/** Every supported operator. Adding one is a folder and one line here. */
+export const adapters: readonly OperatorAdapter[] = [
+  mariadbOperatorAdapter,
+  mysqlOperatorAdapter,
+  redisOperatorAdapter,
+  eckAdapter,
+  rabbitmqClusterOperatorAdapter,
+];
+
+/** The adapter serving a primary kind, and that kind, or undefined when no adapter does. */
+export function findAdapterForKind(
+  group: string,
+  kind: string,
+  list: readonly OperatorAdapter[] = adapters,
+): { adapter: OperatorAdapter; kind: SourceKind } | undefined {
+  for (const adapter of list) {
+    const found = adapter.kinds.find(k => k.group === group && k.kind === kind);
+    if (found) return { adapter, kind: found };
+  }
+  return undefined;
+}
+
+/** Same lookup by an object's `apiVersion` (`group/version`) and `kind`; the version must match too. */
+export function findAdapterForObject(
+  apiVersion: string | undefined,
+  kind: string | undefined,
+  list: readonly OperatorAdapter[] = adapters,
+): { adapter: OperatorAdapter; kind: SourceKind } | undefined {
+  if (!apiVersion || !kind) return undefined;
+  const slash = apiVersion.lastIndexOf('/');
+  const group = slash < 0 ? '' : apiVersion.slice(0, slash);
+  const version = apiVersion.slice(slash + 1);
+  const found = findAdapterForKind(group, kind, list);
+  return found && found.kind.version === version ? found : undefined;
+}
+
+/** The adapter of an engine (one per engine). */
+export function findAdapterForEngine(
+  engine: string,
+  list: readonly OperatorAdapter[] = adapters,
+): OperatorAdapter | undefined {
+  return list.find(a => a.engine === engine);
+}

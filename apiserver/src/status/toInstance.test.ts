@@ -1,0 +1,84 @@
+import { describe, it, expect } from '@jest/globals';
+import type { SourceKind } from '../adapters/types';
+import { toInstance } from './toInstance';
+
+const kind: SourceKind = {
+  group: 'example.com',
+  version: 'v1',
+  plural: 'things',
+  kind: 'Thing',
+  topologies: ['standalone'],
+};
+
+describe('toInstance', () => {
+  const source = {
+    apiVersion: 'example.com/v1',
+    kind: 'Thing',
+    metadata: {
+      name: 'orders',
+      namespace: 'team-a',
+      uid: 'u-1',
+      resourceVersion: '42',
+      generation: 7,
+      creationTimestamp: '2026-01-01T00:00:00Z',
+      labels: { 'backstage.io/kubernetes-id': 'orders' },
+      annotations: { note: 'x' },
+      managedFields: [{}],
+    },
+    spec: {},
+    status: { nested: { raw: true } },
+  };
+
+  it('copies identity metadata, leaves resourceVersion to the cache and attaches the raw status', () => {
+    const instance = toInstance({
+      operator: 'thing-operator',
+      engine: 'redis',
+      kind,
+      source,
+      spec: {
+        version: '7.0',
+        topology: 'standalone',
+        replicas: 1,
+        storage: undefined,
+      },
+      facts: {
+        deleting: false,
+        hasStatus: true,
+        onceReady: false,
+        replicas: { desired: 1, ready: 1 },
+      },
+      endpoints: [{ name: 'primary', host: 'orders.team-a.svc', port: 6379 }],
+    });
+    expect(instance.apiVersion).toBe('dbaas.platform.dev/v1alpha1');
+    expect(instance.kind).toBe('DatabaseInstance');
+    expect(instance.metadata).toEqual({
+      name: 'orders',
+      namespace: 'team-a',
+      uid: 'u-1',
+      creationTimestamp: '2026-01-01T00:00:00Z',
+      labels: { 'backstage.io/kubernetes-id': 'orders' },
+      annotations: { note: 'x' },
+    });
+    // undefined members are dropped, not serialised as null.
+    expect(Object.keys(instance.spec)).toEqual([
+      'engine',
+      'version',
+      'topology',
+      'replicas',
+    ]);
+    expect(instance.status).toMatchObject({
+      phase: 'Ready',
+      reason: 'AllReplicasReady',
+      source: {
+        apiVersion: 'example.com/v1',
+        kind: 'Thing',
+        name: 'orders',
+        operator: 'thing-operator',
+      },
+      version: '7.0',
+      replicas: { desired: 1, ready: 1 },
+    });
+    expect(instance.status?.operatorStatus).toBe(source.status);
+    expect(instance.status).not.toHaveProperty('credentialsSecretRef');
+  });
+});

@@ -1,0 +1,96 @@
+import {
+  DATABASE_INSTANCE_KIND,
+  DATABASES_GROUP_VERSION,
+  type DatabaseEngineName,
+  type DatabaseInstance,
+  type DatabaseInstanceSpec,
+  type Endpoint,
+  type ObjectMeta,
+} from '@internal/plugin-databases-common';
+import type { KubeObject, SourceKind } from '../adapters/types';
+import { buildConditions, type UpstreamCondition } from './conditions';
+import type { PhaseFacts } from './facts';
+import { decidePhase } from './phaseTable';
+
+/** What an adapter hands over to become a DatabaseInstance. */
+export interface InstanceParts {
+  /** Adapter id = `status.source.operator`. */
+  operator: string;
+  engine: DatabaseEngineName;
+  kind: SourceKind;
+  source: KubeObject;
+  /** Spec as read back from the operator object (without `engine`). */
+  spec: Omit<DatabaseInstanceSpec, 'engine'>;
+  facts: PhaseFacts;
+  /** Running version as the operator reports it; falls back to `spec.version`. */
+  version?: string;
+  endpoints: Endpoint[];
+  credentialsSecretRef?: { name: string };
+  observedGeneration?: number;
+  /** Upstream conditions that may carry the Ready condition's lastTransitionTime (first match wins). */
+  upstreamConditions?: ReadonlyArray<UpstreamCondition | undefined>;
+}
+
+const COPIED_METADATA = [
+  'name',
+  'namespace',
+  'uid',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'labels',
+  'annotations',
+] as const;
+
+/** Drops undefined members so projections compare and serialise cleanly. */
+function compact<T extends object>(value: T): T {
+  return Object.fromEntries(
+    Object.entries(value).filter(([, v]) => v !== undefined),
+  ) as T;
+}
+
+/**
+ * Assembles the DatabaseInstance for one operator object: metadata copied from the source
+ * (resourceVersion is left to the cache), spec as read back, status decided by the shared
+ * phase table, with the upstream status attached untouched.
+ */
+export function toInstance(parts: InstanceParts): DatabaseInstance {
+  const { source, kind, facts } = parts;
+  const metadata: ObjectMeta = {};
+  for (const key of COPIED_METADATA) {
+    const value = source.metadata?.[key];
+    if (value !== undefined) (metadata as Record<string, unknown>)[key] = value;
+  }
+  const verdict = decidePhase(facts);
+  const replicas = facts.replicas
+    ? compact({ desired: facts.replicas.desired, ready: facts.replicas.ready })
+    : undefined;
+  const status = compact({
+    phase: verdict.phase,
+    reason: verdict.reason,
+    message: verdict.message,
+    conditions: buildConditions(verdict, {
+      upstream: parts.upstreamConditions,
+      observedGeneration: parts.observedGeneration,
+    }),
+    source: {
+      apiVersion: kind.group ? `${kind.group}/${kind.version}` : kind.version,
+      kind: kind.kind,
+      name: source.metadata?.name ?? '',
+      operator: parts.operator,
+    },
+    operatorStatus: source.status,
+    version: parts.version ?? parts.spec.version,
+    replicas:
+      replicas && Object.keys(replicas).length > 0 ? replicas : undefined,
+    endpoints: parts.endpoints,
+    credentialsSecretRef: parts.credentialsSecretRef,
+    observedGeneration: parts.observedGeneration,
+  });
+  return {
+    apiVersion: DATABASES_GROUP_VERSION as DatabaseInstance['apiVersion'],
+    kind: DATABASE_INSTANCE_KIND as DatabaseInstance['kind'],
+    metadata,
+    spec: compact({ engine: parts.engine, ...parts.spec }),
+    status,
+  };
+}
