@@ -1,4 +1,7 @@
-import type { DatabaseEngine, DatabaseInstance } from '@internal/plugin-databases-common';
+import type {
+  DatabaseEngine,
+  DatabaseInstance,
+} from '@internal/plugin-databases-common';
 
 /** A change to one instance, as delivered to watchers in resourceVersion order. */
 export interface InstanceEvent {

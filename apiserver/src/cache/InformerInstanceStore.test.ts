@@ -1,0 +1,397 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import type { KubeObject, ResourceType } from '../adapters/types';
+import { resourceName } from '../kube/resourcePath';
+import { InformerInstanceStore } from './InformerInstanceStore';
+import type { InformerHooks, ResourceInformer } from './ResourceInformer';
+import {
+  crdFor,
+  fakeMariadbAdapter,
+  fakeRedisAdapter,
+  MARIADB_KIND,
+  obj,
+  REDIS_KIND,
+  STATEFULSETS,
+} from './testAdapters';
+import { ResourceVersionExpiredError, type InstanceEvent } from './types';
+
+/** Driven by hand: the test plays kube-apiserver's list and watch. */
+class FakeInformer implements ResourceInformer {
+  private readonly objects = new Map<string, KubeObject>();
+  private readonly callbacks: Record<string, Array<(o?: any) => void>> = {
+    add: [],
+    update: [],
+    delete: [],
+    error: [],
+  };
+  starts = 0;
+  running = false;
+
+  constructor(readonly hooks: InformerHooks) {}
+
+  on(verb: string, cb: (o?: any) => void): void {
+    this.callbacks[verb].push(cb);
+  }
+  async start() {
+    this.starts++;
+    this.running = true;
+  }
+  async stop() {
+    this.running = false;
+  }
+  get(name: string, namespace?: string) {
+    return this.objects.get(`${namespace ?? ''}/${name}`);
+  }
+  list() {
+    return [...this.objects.values()];
+  }
+  listed(...items: KubeObject[]) {
+    items.forEach(i => this.upsert(i));
+    this.hooks.onListed();
+  }
+  upsert(o: KubeObject) {
+    const key = `${o.metadata!.namespace ?? ''}/${o.metadata!.name}`;
+    const had = this.objects.has(key);
+    this.objects.set(key, o);
+    this.callbacks[had ? 'update' : 'add'].forEach(cb => cb(o));
+  }
+  remove(o: KubeObject) {
+    this.objects.delete(`${o.metadata!.namespace ?? ''}/${o.metadata!.name}`);
+    this.callbacks.delete.forEach(cb => cb(o));
+  }
+  fail(err: unknown) {
+    this.callbacks.error.forEach(cb => cb(err));
+  }
+}
+
+const settle = (ms = 30) => new Promise(r => setTimeout(r, ms));
+
+function setup(options: { historyMaxEvents?: number } = {}) {
+  const informers = new Map<string, FakeInformer>();
+  const created: string[] = [];
+  let clock = Date.parse('2026-03-01T10:00:00Z');
+  const store = new InformerInstanceStore({
+    adapters: [fakeRedisAdapter, fakeMariadbAdapter],
+    informerFactory: (type: ResourceType, hooks) => {
+      const f = new FakeInformer(hooks);
+      informers.set(resourceName(type), f);
+      created.push(resourceName(type));
+      return f;
+    },
+    batchWindowMs: 5,
+    historyMaxEvents: options.historyMaxEvents,
+    restartBackoff: { initialMs: 10, maxMs: 40 },
+    now: () => clock,
+  });
+  const events: InstanceEvent[] = [];
+  const inf = (type: { group: string; plural: string }) =>
+    informers.get(resourceName(type))!;
+  return {
+    store,
+    events,
+    created,
+    inf,
+    crds: () =>
+      informers.get('customresourcedefinitions.apiextensions.k8s.io')!,
+    sts: () => inf(STATEFULSETS),
+    tick: (ms: number) => (clock += ms),
+  };
+}
+
+const redis = (name: string, rv: string, ns = 'team-a') =>
+  obj(REDIS_KIND, ns, name, rv, { spec: { replicas: 1 } });
+const sts = (name: string, rv: string, ready: number, ns = 'team-a') =>
+  obj(STATEFULSETS, ns, name, rv, {
+    spec: { replicas: 1 },
+    status: { readyReplicas: ready },
+  });
+const mariadb = (name: string, rv: string, ready = true, ns = 'team-a') =>
+  obj(MARIADB_KIND, ns, name, rv, {
+    status: {
+      conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }],
+    },
+  });
+
+/** A store synced with both operators installed and the given objects listed. */
+async function synced(
+  opts: {
+    redis?: KubeObject[];
+    sts?: KubeObject[];
+    mariadb?: KubeObject[];
+    historyMaxEvents?: number;
+  } = {},
+) {
+  const t = setup(opts);
+  t.store.start();
+  t.crds().listed(crdFor(REDIS_KIND, '10'), crdFor(MARIADB_KIND, '11'));
+  t.sts().listed(...(opts.sts ?? []));
+  t.inf(REDIS_KIND).listed(...(opts.redis ?? []));
+  t.inf(MARIADB_KIND).listed(...(opts.mariadb ?? []));
+  await settle();
+  expect(t.store.hasSynced()).toBe(true);
+  t.store.watch(undefined, e => t.events.push(e));
+  return t;
+}
+
+const summary = (events: InstanceEvent[]) =>
+  events.map(
+    e =>
+      `${e.type} ${e.object.metadata.namespace}/${e.object.metadata.name} ${e.resourceVersion}`,
+  );
+
+describe('InformerInstanceStore', () => {
+  let stop: (() => void) | undefined;
+  afterEach(() => stop?.());
+
+  it('is synced only after the CRD, related and every installed kind informer listed', async () => {
+    const t = setup();
+    stop = () => t.store.stop();
+    t.store.start();
+    expect(t.created.sort()).toEqual([
+      'customresourcedefinitions.apiextensions.k8s.io',
+      'statefulsets.apps',
+    ]);
+    t.crds().listed(crdFor(REDIS_KIND, '10'));
+    t.sts().listed(sts('orders', '20', 1));
+    await settle();
+    expect(t.store.hasSynced()).toBe(false); // redis informer started, not listed yet
+    expect(t.inf(REDIS_KIND).running).toBe(true);
+    expect(t.created).not.toContain(resourceName(MARIADB_KIND)); // not installed: never watched
+    t.inf(REDIS_KIND).listed(redis('orders', '15'));
+    await settle();
+    expect(t.store.hasSynced()).toBe(true);
+    expect(t.store.resourceVersion()).toBe('20');
+  });
+
+  it('projects with the adapter and takes the largest RV among source and related objects', async () => {
+    const t = await synced({
+      redis: [redis('orders', '15'), redis('cache', '30')],
+      sts: [sts('orders', '20', 1)],
+    });
+    stop = () => t.store.stop();
+    expect(
+      t.store
+        .list()
+        .map(i => [
+          i.metadata.name,
+          i.metadata.resourceVersion,
+          i.status?.phase,
+        ]),
+    ).toEqual([
+      ['cache', '30', 'Pending'],
+      ['orders', '20', 'Ready'],
+    ]);
+    expect(t.store.get('team-a', 'orders')?.metadata.uid).toBe(
+      'uid-redis-team-a-orders',
+    );
+  });
+
+  it('re-projects an instance when its StatefulSet changes, and only that one', async () => {
+    const t = await synced({
+      redis: [redis('orders', '15'), redis('other', '16')],
+      sts: [sts('orders', '20', 1)],
+    });
+    stop = () => t.store.stop();
+    t.sts().upsert(sts('orders', '40', 0));
+    t.sts().upsert(sts('unrelated', '41', 0));
+    await settle();
+    expect(summary(t.events)).toEqual(['MODIFIED team-a/orders 40']);
+    expect(t.events[0].object.status?.phase).toBe('Provisioning');
+    expect(t.events[0].oldObject?.status?.phase).toBe('Ready');
+    // related object deleted: the instance changes, with the deletion's RV
+    t.sts().remove(sts('orders', '45', 0));
+    await settle();
+    expect(summary(t.events.slice(1))).toEqual(['MODIFIED team-a/orders 45']);
+    expect(t.store.get('team-a', 'orders')?.status?.phase).toBe('Pending');
+  });
+
+  it('serves colliding names as <name>.<engine> with a condition, and back when the collision ends', async () => {
+    const t = await synced({ redis: [redis('orders', '15')] });
+    stop = () => t.store.stop();
+    t.inf(MARIADB_KIND).upsert(mariadb('orders', '50'));
+    await settle();
+    expect(summary(t.events)).toEqual([
+      'DELETED team-a/orders 50',
+      'ADDED team-a/orders.redis 50',
+      'ADDED team-a/orders.mariadb 50',
+    ]);
+    expect(t.store.list().map(i => i.metadata.name)).toEqual([
+      'orders.mariadb',
+      'orders.redis',
+    ]);
+    const conflict = t.store
+      .get('team-a', 'orders.redis')!
+      .status!.conditions!.find(c => c.type === 'NameConflict');
+    expect(conflict).toMatchObject({ status: 'True' });
+    expect(conflict!.message).toContain('orders.redis');
+    // other namespaces are not affected
+    t.inf(REDIS_KIND).upsert(redis('orders', '51', 'team-b'));
+    await settle();
+    expect(t.store.get('team-b', 'orders')).toBeDefined();
+
+    t.events.length = 0;
+    t.inf(MARIADB_KIND).remove(mariadb('orders', '60'));
+    await settle();
+    expect(summary(t.events)).toEqual([
+      'DELETED team-a/orders.redis 60',
+      'DELETED team-a/orders.mariadb 60',
+      'ADDED team-a/orders 60',
+    ]);
+    expect(t.store.get('team-a', 'orders')!.status!.conditions ?? []).toEqual(
+      [],
+    );
+  });
+
+  it('a delete then re-create with a new uid is DELETED + ADDED, never MODIFIED', async () => {
+    const t = await synced({ redis: [redis('orders', '15')] });
+    stop = () => t.store.stop();
+    t.inf(REDIS_KIND).remove(redis('orders', '70'));
+    const again = redis('orders', '71');
+    again.metadata!.uid = 'uid-2';
+    t.inf(REDIS_KIND).upsert(again);
+    await settle();
+    expect(t.events.map(e => `${e.type} ${e.object.metadata.uid}`)).toEqual([
+      'DELETED uid-redis-team-a-orders',
+      'ADDED uid-2',
+    ]);
+  });
+
+  it('delivers events in non-decreasing RV order when informers deliver out of order', async () => {
+    const t = await synced({
+      redis: [redis('a', '15'), redis('b', '16')],
+      mariadb: [mariadb('m', '17', false)],
+    });
+    stop = () => t.store.stop();
+    t.inf(MARIADB_KIND).upsert(mariadb('m', '105', true));
+    t.sts().upsert(sts('a', '103', 1));
+    t.inf(REDIS_KIND).upsert(redis('b', '104'));
+    await settle();
+    expect(summary(t.events)).toEqual([
+      'MODIFIED team-a/a 103',
+      'MODIFIED team-a/b 104',
+      'MODIFIED team-a/m 105',
+    ]);
+    // later than the batch window: raised to the last emitted RV rather than going backwards
+    t.sts().upsert(sts('b', '101', 1));
+    await settle();
+    expect(summary(t.events.slice(3))).toEqual(['MODIFIED team-a/b 105']);
+    const rvs = t.events.map(e => BigInt(e.resourceVersion));
+    expect(rvs.every((rv, i) => i === 0 || rv >= rvs[i - 1])).toBe(true);
+  });
+
+  it('replays history for a watch from an RV, and expires RVs older than the kept window', async () => {
+    const t = await synced({ redis: [redis('a', '15')], historyMaxEvents: 3 });
+    stop = () => t.store.stop();
+    for (const rv of ['200', '201', '202', '203']) {
+      t.inf(REDIS_KIND).upsert(redis('a', rv));
+      await settle(10);
+    }
+    const replayed: string[] = [];
+    t.store.watch('201', e => replayed.push(e.resourceVersion));
+    expect(replayed).toEqual(['202', '203']);
+    expect(() => t.store.watch('199', () => undefined)).toThrow(
+      ResourceVersionExpiredError,
+    );
+    expect(() => t.store.watch('15', () => undefined)).toThrow(
+      ResourceVersionExpiredError,
+    );
+    // live events follow the replay
+    t.inf(REDIS_KIND).upsert(redis('a', '204'));
+    await settle();
+    expect(replayed).toEqual(['202', '203', '204']);
+  });
+
+  it('expires history by age', async () => {
+    const t = await synced({ redis: [redis('a', '15')] });
+    stop = () => t.store.stop();
+    t.inf(REDIS_KIND).upsert(redis('a', '300'));
+    await settle();
+    expect(() => t.store.watch('20', () => undefined)).not.toThrow();
+    t.tick(11 * 60_000);
+    expect(() => t.store.watch('20', () => undefined)).toThrow(
+      ResourceVersionExpiredError,
+    );
+    expect(() => t.store.watch('300', () => undefined)).not.toThrow();
+  });
+
+  it('picks up a CRD installed later, and drops its instances when it goes away', async () => {
+    const t = setup();
+    stop = () => t.store.stop();
+    t.store.start();
+    t.crds().listed(crdFor(REDIS_KIND, '10'));
+    t.sts().listed();
+    t.inf(REDIS_KIND).listed();
+    await settle();
+    t.store.watch(undefined, e => t.events.push(e));
+    expect(
+      t.store.engines().map(e => [e.metadata.name, e.status.installed]),
+    ).toEqual([
+      ['redis', true],
+      ['mariadb', false],
+    ]);
+    t.crds().upsert(crdFor(MARIADB_KIND, '80', false)); // not established yet
+    await settle();
+    expect(t.created).not.toContain(resourceName(MARIADB_KIND));
+    t.crds().upsert(crdFor(MARIADB_KIND, '81'));
+    expect(t.inf(MARIADB_KIND).running).toBe(true);
+    t.inf(MARIADB_KIND).listed(
+      mariadb('db', '82'),
+      mariadb('db2', '83', false),
+    );
+    await settle();
+    expect(summary(t.events)).toEqual([
+      'ADDED team-a/db 82',
+      'ADDED team-a/db2 83',
+    ]);
+    const engine = t.store.engines().find(e => e.spec.engine === 'mariadb')!;
+    expect(engine.status).toMatchObject({
+      installed: true,
+      instances: 2,
+      phases: { Ready: 1, Provisioning: 1 },
+    });
+
+    t.crds().remove(crdFor(MARIADB_KIND, '90'));
+    await settle();
+    expect(t.inf(MARIADB_KIND).running).toBe(false);
+    expect(summary(t.events.slice(2))).toEqual([
+      'DELETED team-a/db 90',
+      'DELETED team-a/db2 90',
+    ]);
+    expect(
+      t.store.engines().find(e => e.spec.engine === 'mariadb')!.status
+        .installed,
+    ).toBe(false);
+  });
+
+  it('reports informer errors and restarts the informer with back-off', async () => {
+    const t = await synced({});
+    stop = () => t.store.stop();
+    const informer = t.sts();
+    const starts = informer.starts;
+    informer.fail(
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6443'), {}),
+    );
+    expect(t.store.problems()).toEqual([
+      'informer statefulsets.apps/v1: connect ECONNREFUSED 127.0.0.1:6443',
+    ]);
+    await settle(20);
+    expect(informer.starts).toBe(starts + 1);
+    informer.fail(new Error('connect ECONNREFUSED 127.0.0.1:6443'));
+    await settle(5);
+    expect(informer.starts).toBe(starts + 1); // second delay is longer
+    await settle(40);
+    expect(informer.starts).toBe(starts + 2);
+    informer.listed();
+    expect(t.store.problems()).toEqual([]);
+  });
+
+  it('serves an instance in phase Unknown when the adapter cannot project it', async () => {
+    const bad = redis('weird', '15');
+    bad.spec.explode = true;
+    const t = await synced({ redis: [bad], sts: [sts('weird', '16', 1)] });
+    stop = () => t.store.stop();
+    expect(t.store.get('team-a', 'weird')?.status).toMatchObject({
+      phase: 'Unknown',
+      reason: 'ProjectionFailed',
+    });
+  });
+});

@@ -1,0 +1,156 @@
+import type { KubeObject, ResourceType } from '../adapters/types';
+import { resourceName } from '../kube/resourcePath';
+import type { InformerFactory, ResourceInformer } from './ResourceInformer';
+
+/** Restart back-off after an informer error. */
+export interface InformerBackoff {
+  initialMs: number;
+  maxMs: number;
+}
+
+export interface ManagedInformerOptions {
+  type: ResourceType;
+  factory: InformerFactory;
+  onAdd(obj: KubeObject): void;
+  onUpdate(obj: KubeObject): void;
+  onDelete(obj: KubeObject): void;
+  /** After every completed list (first and re-lists). */
+  onListed(): void;
+  backoff: InformerBackoff;
+  logger?: {
+    info(msg: string, meta?: object): void;
+    warn(msg: string, meta?: object): void;
+  };
+}
+
+function describe(err: unknown): string {
+  if (!err) {
+    return 'unknown error';
+  }
+  const e = err as { message?: string; statusCode?: number; code?: unknown };
+  const status =
+    e.statusCode ?? (typeof e.code === 'number' ? e.code : undefined);
+  return (
+    [status ? `HTTP ${status}` : undefined, e.message]
+      .filter(Boolean)
+      .join(': ') || String(err)
+  );
+}
+
+/**
+ * One informer kept alive: client-node informers stop for good on any error other than 410,
+ * so every error schedules a restart with exponential back-off (resuming from the last
+ * resourceVersion when there is one). The current error is kept for /readyz and logged once
+ * per change, not per retry.
+ */
+export class ManagedInformer {
+  readonly informer: ResourceInformer;
+  private listed = false;
+  private stopped = true;
+  private problemText: string | undefined;
+  private delay: number;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private healthyTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: ManagedInformerOptions) {
+    this.delay = options.backoff.initialMs;
+    this.informer = options.factory(options.type, {
+      onListed: () => this.handleListed(),
+    });
+    this.informer.on('add', obj => this.guard(() => options.onAdd(obj)));
+    this.informer.on('update', obj => this.guard(() => options.onUpdate(obj)));
+    this.informer.on('delete', obj => this.guard(() => options.onDelete(obj)));
+    this.informer.on('error', err => this.handleError(err));
+  }
+
+  get name(): string {
+    return `${resourceName(this.options.type)}/${this.options.type.version}`;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.run();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.restartTimer);
+    clearTimeout(this.healthyTimer);
+    this.informer.stop().catch(() => undefined);
+  }
+
+  /** True once a list has completed and been delivered. */
+  hasListed(): boolean {
+    return this.listed;
+  }
+
+  problem(): string | undefined {
+    return this.problemText
+      ? `informer ${this.name}: ${this.problemText}`
+      : undefined;
+  }
+
+  private run(): void {
+    this.informer.start().catch(err => this.handleError(err));
+  }
+
+  private guard(fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      // A bug in a handler must not kill the watch stream's callback chain.
+      this.options.logger?.warn('Informer handler failed', {
+        informer: this.name,
+        error: describe(err),
+      });
+    }
+  }
+
+  private handleListed(): void {
+    if (this.stopped) {
+      return;
+    }
+    this.listed = true;
+    this.recovered();
+    this.options.onListed();
+  }
+
+  private recovered(): void {
+    if (this.problemText) {
+      this.options.logger?.info('Informer recovered', { informer: this.name });
+    }
+    this.problemText = undefined;
+    this.delay = this.options.backoff.initialMs;
+  }
+
+  private handleError(err: unknown): void {
+    if (this.stopped) {
+      return;
+    }
+    const text = describe(err);
+    if (text !== this.problemText) {
+      this.options.logger?.warn('Informer failed, restarting with back-off', {
+        informer: this.name,
+        error: text,
+      });
+    }
+    this.problemText = text;
+    clearTimeout(this.restartTimer);
+    clearTimeout(this.healthyTimer);
+    const delay = this.delay;
+    this.delay = Math.min(this.delay * 2, this.options.backoff.maxMs);
+    this.restartTimer = setTimeout(() => {
+      if (this.stopped) {
+        return;
+      }
+      this.run();
+      // A resumed watch reports nothing on success: call it healthy if it survives a while.
+      this.healthyTimer = setTimeout(
+        () => this.recovered(),
+        Math.max(1000, delay),
+      );
+      this.healthyTimer.unref?.();
+    }, delay);
+    this.restartTimer.unref?.();
+  }
+}

@@ -1,0 +1,27 @@
+import type { KubeObject, ResourceType } from '../adapters/types';
+
+/**
+ * What the store needs from an informer: client-node's `Informer & ObjectCache` (ListWatch)
+ * satisfies it; tests drive a fake.
+ */
+export interface ResourceInformer {
+  on(verb: 'add' | 'update' | 'delete', cb: (obj: KubeObject) => void): void;
+  on(verb: 'error', cb: (err?: unknown) => void): void;
+  /** Lists (unless it has a resourceVersion to resume from), then watches. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  get(name: string, namespace?: string): KubeObject | undefined;
+  list(namespace?: string): ReadonlyArray<KubeObject>;
+}
+
+/** Hooks the store gives each informer it creates. */
+export interface InformerHooks {
+  /** Call after each completed list, once its items have been delivered as add/update/delete. */
+  onListed(): void;
+}
+
+/** Makes an informer over every object of a type, in all namespaces. */
+export type InformerFactory = (
+  type: ResourceType,
+  hooks: InformerHooks,
+) => ResourceInformer;

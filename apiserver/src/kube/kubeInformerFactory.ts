@@ -1,0 +1,102 @@
+import {
+  ListWatch,
+  Watch,
+  type KubeConfig,
+  type KubernetesListObject,
+  type KubernetesObject,
+} from '@kubernetes/client-node';
+import type { KubeObject, ResourceType } from '../adapters/types';
+import type {
+  InformerFactory,
+  ResourceInformer,
+} from '../cache/ResourceInformer';
+import { kubeRequest } from './kubeRequest';
+import { resourcePath } from './resourcePath';
+
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/**
+ * Drops what no adapter reads and what costs most memory per object at scale: managedFields
+ * and kubectl's last-applied copy of the whole object.
+ */
+export function stripBulkyFields(obj: KubeObject): KubeObject {
+  const meta = obj?.metadata;
+  if (!meta || (!meta.managedFields && !meta.annotations?.[LAST_APPLIED])) {
+    return obj;
+  }
+  const { managedFields: _dropped, ...rest } = meta;
+  const annotations = rest.annotations ? { ...rest.annotations } : undefined;
+  if (annotations) {
+    delete annotations[LAST_APPLIED];
+  }
+  return {
+    ...obj,
+    metadata: { ...rest, ...(annotations ? { annotations } : {}) },
+  };
+}
+
+/** Per-type transform applied to every listed and watched object before it is cached. */
+export type ObjectTransform = (
+  type: ResourceType,
+  obj: KubeObject,
+) => KubeObject;
+
+/**
+ * InformerFactory over client-node's ListWatch: list then watch of every object of a type in
+ * all namespaces, with `transform` applied to list items and watch events before caching.
+ */
+export function kubeInformerFactory(
+  kc: KubeConfig,
+  transform: ObjectTransform = (_t, o) => stripBulkyFields(o),
+): InformerFactory {
+  return (type, hooks) => {
+    const path = resourcePath(type);
+    const listFn = async (): Promise<
+      KubernetesListObject<KubernetesObject>
+    > => {
+      const list = await kubeRequest<KubernetesListObject<KubernetesObject>>(
+        kc,
+        {
+          method: 'GET',
+          path,
+          timeoutMs: 120_000,
+        },
+      );
+      list.items = (list.items ?? []).map(
+        o => transform(type, o as KubeObject) as KubernetesObject,
+      );
+      // ListWatch delivers these items synchronously right after this promise settles;
+      // setImmediate runs after that, so "listed" means "delivered".
+      setImmediate(() => hooks.onListed());
+      return list;
+    };
+    const watch = new Watch(kc);
+    const transforming = {
+      watch: (
+        p: string,
+        q: any,
+        cb: (phase: string, obj: any, raw: any) => void,
+        done: (err: any) => void,
+      ) =>
+        watch.watch(
+          p,
+          q,
+          (phase, obj, raw) =>
+            cb(
+              phase,
+              phase === 'ERROR' || phase === 'BOOKMARK'
+                ? obj
+                : transform(type, obj),
+              raw,
+            ),
+          done,
+        ),
+    } as unknown as Watch;
+    return new ListWatch<KubernetesObject>(
+      path,
+      transforming,
+      listFn,
+      false,
+    ) as unknown as ResourceInformer;
+  };
+}

@@ -1,0 +1,56 @@
+/** Everything `main` needs to start the apiserver; parsed once from flags and env. */
+export interface Options {
+  /** --secure-port: HTTPS port (default 8443). */
+  securePort: number;
+  /** --bind-address: address to listen on (default 0.0.0.0). */
+  bindAddress: string;
+  /** --tls-cert-file / --tls-private-key-file: serving certificate (PEM). Both or neither. */
+  tlsCertFile?: string;
+  tlsKeyFile?: string;
+  /** --kubeconfig: path to a kubeconfig; unset = in-cluster. */
+  kubeconfig?: string;
+  /** Overrides of `kube-system/extension-apiserver-authentication` (tests, clusters without it). */
+  requestheader: {
+    /** --requestheader-client-ca-file */
+    clientCaFile?: string;
+    /** --requestheader-allowed-names (comma-separated; an empty value means any CN) */
+    allowedNames?: string[];
+    /** --requestheader-username-headers, --requestheader-group-headers, --requestheader-extra-headers-prefix, --requestheader-uid-headers */
+    usernameHeaders?: string[];
+    groupHeaders?: string[];
+    extraHeadersPrefix?: string[];
+    uidHeaders?: string[];
+  };
+  /** --client-ca-file: CA for direct client certificates (overrides the ConfigMap's). */
+  clientCaFile?: string;
+  /** --authentication-config-refresh-seconds: re-read period of the ConfigMap (1..60, default 30). */
+  authenticationConfigRefreshSeconds: number;
+  /** --authentication-skip-lookup: do not read the ConfigMap (flags only). */
+  authenticationSkipLookup: boolean;
+  /** --disable-token-review: reject bearer tokens instead of asking kube-apiserver. */
+  disableTokenReview: boolean;
+  /** --authentication-token-webhook-cache-ttl-seconds (default 10). */
+  authenticationCacheTtlSeconds: number;
+  /** --authorization-webhook-cache-ttl-seconds: SubjectAccessReview cache for allow and deny (default 10). */
+  authorizationCacheTtlSeconds: number;
+  /** --watch-history-size: events kept for watch resumption (default 10000). */
+  watchHistorySize: number;
+  /** --watch-history-seconds: how long events are kept (default 600; contract asks ≥ 300). */
+  watchHistorySeconds: number;
+}
+
+/** The defaults, as `main` starts without any flag. */
+export function defaultOptions(): Options {
+  return {
+    securePort: 8443,
+    bindAddress: '0.0.0.0',
+    requestheader: {},
+    authenticationConfigRefreshSeconds: 30,
+    authenticationSkipLookup: false,
+    disableTokenReview: false,
+    authenticationCacheTtlSeconds: 10,
+    authorizationCacheTtlSeconds: 10,
+    watchHistorySize: 10_000,
+    watchHistorySeconds: 600,
+  };
+}

@@ -1,0 +1,96 @@
+import { describe, expect, it } from '@jest/globals';
+import { defaultOptions } from './Options';
+import { envName, parseOptions } from './parseOptions';
+import { validateOptions } from './validateOptions';
+
+describe('parseOptions', () => {
+  it('reads both flag forms, lists and bare booleans', () => {
+    const { options, errors } = parseOptions([
+      '--secure-port=9443',
+      '--kubeconfig',
+      '/tmp/kc',
+      '--requestheader-allowed-names=front-proxy-client, aggregator',
+      '--disable-token-review',
+      '--authentication-skip-lookup=false',
+    ]);
+    expect(errors).toEqual([]);
+    expect(options).toMatchObject({
+      securePort: 9443,
+      kubeconfig: '/tmp/kc',
+      requestheader: { allowedNames: ['front-proxy-client', 'aggregator'] },
+      disableTokenReview: true,
+      authenticationSkipLookup: false,
+    });
+  });
+
+  it('falls back to the environment, flags win', () => {
+    const env = {
+      [envName('secure-port')]: '7443',
+      [envName('watch-history-seconds')]: '900',
+    };
+    const { options } = parseOptions(['--secure-port=8444'], env);
+    expect(options.securePort).toBe(8444);
+    expect(options.watchHistorySeconds).toBe(900);
+    expect(envName('secure-port')).toBe('DBAAS_APISERVER_SECURE_PORT');
+  });
+
+  it('an empty allowed-names flag means any CN', () => {
+    expect(
+      parseOptions(['--requestheader-allowed-names=']).options.requestheader
+        .allowedNames,
+    ).toEqual([]);
+  });
+
+  it.each([
+    [['--secure-port=abc'], '--secure-port'],
+    [['--no-such-flag=1'], '--no-such-flag'],
+    [['--kubeconfig'], '--kubeconfig'],
+    [['--disable-token-review=maybe'], '--disable-token-review'],
+    [['stray'], 'stray'],
+  ])('%j is reported naming %s', (argv, flag) => {
+    const { errors } = parseOptions(argv as string[]);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain(flag as string);
+  });
+});
+
+describe('validateOptions', () => {
+  it('accepts the defaults', () => {
+    expect(validateOptions(defaultOptions())).toEqual([]);
+  });
+
+  it.each([
+    [{ securePort: 70000 }, '--secure-port'],
+    [{ watchHistorySeconds: 60 }, '--watch-history-seconds'],
+    [{ watchHistorySize: 10 }, '--watch-history-size'],
+    [
+      { authenticationConfigRefreshSeconds: 120 },
+      '--authentication-config-refresh-seconds',
+    ],
+    [
+      { authorizationCacheTtlSeconds: -1 },
+      '--authorization-webhook-cache-ttl-seconds',
+    ],
+    [{ tlsCertFile: '/c.pem' }, '--tls-private-key-file'],
+    [{ tlsKeyFile: '/k.pem' }, '--tls-cert-file'],
+    [{ bindAddress: '' }, '--bind-address'],
+    [{ authenticationSkipLookup: true }, '--authentication-skip-lookup'],
+  ])('%j is refused naming %s', (change, flag) => {
+    const problems = validateOptions({
+      ...defaultOptions(),
+      ...(change as object),
+    });
+    expect(problems).toHaveLength(1);
+    expect(problems[0].startsWith(flag as string)).toBe(true);
+  });
+
+  it('reports every problem at once', () => {
+    expect(
+      validateOptions({
+        ...defaultOptions(),
+        securePort: -1,
+        watchHistorySeconds: 1,
+      }),
+    ).toHaveLength(2);
+  });
+});

@@ -1,0 +1,55 @@
+import type { Options } from './Options';
+
+/** Every problem with the options, each naming its flag; empty when `main` may start. */
+export function validateOptions(o: Options): string[] {
+  const problems: string[] = [];
+  const intIn = (flag: string, v: number, min: number, max: number) => {
+    if (!Number.isInteger(v) || v < min || v > max) {
+      problems.push(
+        `--${flag}: must be an integer from ${min} to ${max}, got ${v}`,
+      );
+    }
+  };
+  intIn('secure-port', o.securePort, 0, 65535);
+  intIn(
+    'authentication-config-refresh-seconds',
+    o.authenticationConfigRefreshSeconds,
+    1,
+    60,
+  );
+  intIn(
+    'authentication-token-webhook-cache-ttl-seconds',
+    o.authenticationCacheTtlSeconds,
+    0,
+    3600,
+  );
+  intIn(
+    'authorization-webhook-cache-ttl-seconds',
+    o.authorizationCacheTtlSeconds,
+    0,
+    3600,
+  );
+  intIn('watch-history-size', o.watchHistorySize, 100, 10_000_000);
+  // etcd compacts after 5 minutes; clients expect watches from that far back to resume.
+  intIn('watch-history-seconds', o.watchHistorySeconds, 300, 86_400);
+  if (!o.bindAddress) {
+    problems.push('--bind-address: must not be empty');
+  }
+  if (!!o.tlsCertFile !== !!o.tlsKeyFile) {
+    problems.push(
+      o.tlsCertFile
+        ? '--tls-private-key-file: required when --tls-cert-file is set'
+        : '--tls-cert-file: required when --tls-private-key-file is set',
+    );
+  }
+  if (
+    o.authenticationSkipLookup &&
+    !o.requestheader.clientCaFile &&
+    !o.clientCaFile
+  ) {
+    problems.push(
+      '--authentication-skip-lookup: needs --requestheader-client-ca-file or --client-ca-file, or no client could authenticate except by token',
+    );
+  }
+  return problems;
+}
