@@ -270,11 +270,22 @@ describe('DelegatingAuthenticator', () => {
       status: 401,
     },
     {
-      name: 'no cert, X-Remote-User/Group: headers ignored, anonymous',
+      name: 'no cert, X-Remote-User/Group: refused, never trusted',
       cert: undefined,
       headers: { 'X-Remote-User': 'admin', 'X-Remote-Group': 'system:masters' },
-      status: 200,
-      user: anonymous,
+      status: 401,
+    },
+    {
+      name: 'no cert, only an X-Remote-Group header: refused',
+      cert: undefined,
+      headers: { 'X-Remote-Group': 'system:masters' },
+      status: 401,
+    },
+    {
+      name: 'bearer token plus X-Remote-User: refused',
+      cert: undefined,
+      headers: { Authorization: 'Bearer good', 'X-Remote-User': 'admin' },
+      status: 401,
     },
     {
       name: 'direct client cert from client CA: CN and O',
@@ -287,14 +298,10 @@ describe('DelegatingAuthenticator', () => {
       },
     },
     {
-      name: 'direct client cert with X-Remote-User: headers ignored',
+      name: 'direct client cert with X-Remote-User: refused',
       cert: 'bob',
       headers: { 'X-Remote-User': 'admin', 'X-Remote-Group': 'system:masters' },
-      status: 200,
-      user: {
-        username: 'bob',
-        groups: ['team', 'ops', 'system:authenticated'],
-      },
+      status: 401,
     },
     {
       name: 'bearer token accepted by TokenReview',

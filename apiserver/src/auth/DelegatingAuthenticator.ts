@@ -73,12 +73,23 @@ export class DelegatingAuthenticator implements Authenticator {
       );
     }
     const failures: string[] = [];
+    const headerNames = Object.keys(req.headers);
+    const carriesIdentityHeaders =
+      identityHeaderNames(headerNames, config).length > 0 ||
+      headerNames.some(h => h.toLowerCase().startsWith('x-remote-'));
     const chain = peerCertificateChain(req);
-    if (chain.length > 0) {
-      const user = this.fromCertificate(req, chain, failures);
-      if (user) {
-        return withAuthenticatedGroup(user);
-      }
+    const fromCert =
+      chain.length > 0 ? this.fromCertificate(req, chain, failures) : undefined;
+    if (carriesIdentityHeaders && !fromCert?.proxied) {
+      // Identity headers are only ever meaningful from the aggregator. Anyone else sending them
+      // is trying to be someone they are not: refuse outright rather than silently ignoring them.
+      this.options.logger?.warn(
+        'Identity headers without a verified front-proxy certificate refused',
+      );
+      throw unauthorized();
+    }
+    if (fromCert?.user) {
+      return withAuthenticatedGroup(fromCert.user);
     }
     const token = bearerToken(req);
     if (token !== undefined) {
@@ -97,7 +108,7 @@ export class DelegatingAuthenticator implements Authenticator {
     req: IncomingMessage,
     chain: X509Certificate[],
     failures: string[],
-  ): UserInfo | undefined {
+  ): { user?: UserInfo; proxied: boolean } | undefined {
     const config = this.options.config.current()!;
     const now = this.now();
     const proxy = verifyClientCertificate(chain, config.requestHeaderCAs, now);
@@ -109,11 +120,11 @@ export class DelegatingAuthenticator implements Authenticator {
         const user = identityFromHeaders(req.headersDistinct, config);
         if (user) {
           stripIdentityHeaders(req, config);
-          return user;
+          return { user, proxied: true };
         }
         // A verified proxy without a username header: the request-header authenticator
         // does not apply, and the proxy's own certificate is not a user credential.
-        return undefined;
+        return { proxied: true };
       }
     }
     const direct = verifyClientCertificate(chain, config.clientCAs, now);
@@ -123,8 +134,8 @@ export class DelegatingAuthenticator implements Authenticator {
         return undefined;
       }
       return {
-        username: cn,
-        groups: subjectAttribute(direct.leaf.subject, 'O'),
+        user: { username: cn, groups: subjectAttribute(direct.leaf.subject, 'O') },
+        proxied: false,
       };
     }
     if (!proxy.ok) {
