@@ -1,0 +1,2 @@
+export { loadCompactCrds, compactCrdsDir } from './loadCompactCrds';
+export { compareSchemas, schemaType } from './compareSchemas';

@@ -1,0 +1,594 @@
+import type {
+  ObjectStore,
+  ResourceKey,
+  StoreEvent,
+  StoredObject,
+} from '../store/types';
+import {
+  applyDesired,
+  computeStage,
+  limitsFor,
+  stepSet,
+} from './statefulSetWorld';
+import {
+  deploymentObject,
+  deploymentStatus,
+  isOwnedBy,
+  secretObject,
+  serviceObject,
+  statefulSetObject,
+  statefulSetStatus,
+} from './dependentObjects';
+import { deepEqual } from './deepEqual';
+import { ALL_OPERATORS } from './allOperators';
+import type {
+  CustomKind,
+  DesiredState,
+  EmulatedOperator,
+  HealthMode,
+  ObjectRef,
+  Observation,
+  Stage,
+  StatefulSetState,
+} from './types';
+
+const STATEFULSETS: ResourceKey = {
+  group: 'apps',
+  version: 'v1',
+  plural: 'statefulsets',
+};
+const DEPLOYMENTS: ResourceKey = {
+  group: 'apps',
+  version: 'v1',
+  plural: 'deployments',
+};
+const SERVICES: ResourceKey = { group: '', version: 'v1', plural: 'services' };
+const SECRETS: ResourceKey = { group: '', version: 'v1', plural: 'secrets' };
+const DEPENDENT_KINDS = [STATEFULSETS, DEPLOYMENTS, SERVICES, SECRETS];
+
+/** Options of {@link OperatorEmulator}. */
+export interface OperatorEmulatorOptions {
+  store: ObjectStore;
+  /** Time between reconcile rounds once started (default 1500 ms; tests use ~50 ms). */
+  stepMs?: number;
+  /** Which operators to run (default: all five). */
+  operators?: EmulatedOperator[];
+  /** Put the upstream operators' finalizers on objects, so deletion shows for a round (default true). */
+  finalizers?: boolean;
+  /** Clock for status timestamps. */
+  now?: () => Date;
+  logger?: { warn(message: string, fields?: Record<string, unknown>): void };
+}
+
+interface World {
+  uid: string;
+  namespace: string;
+  name: string;
+  sets: Map<string, StatefulSetState>;
+  everReady: boolean;
+  createTime: string;
+  runningVersion?: string;
+  deletingSeen: boolean;
+}
+
+const errorCode = (e: unknown): number | undefined =>
+  (e as { code?: number })?.code;
+
+/**
+ * Runs the emulated operators against an ObjectStore: each round (every `stepMs` once started, or
+ * on `tick()`), every object of their kinds moves one step through its lifecycle (dependents
+ * created, pods coming up, rolling updates, status written in the upstream operator's dialect).
+ * The control API holds an object in a state (`setHealth`), or stops all reconciling (`pause`).
+ */
+export class OperatorEmulator {
+  private readonly store: ObjectStore;
+  private readonly operators: EmulatedOperator[];
+  private readonly stepMs: number;
+  private readonly finalizers: boolean;
+  private readonly now: () => Date;
+  private readonly logger: {
+    warn(message: string, fields?: Record<string, unknown>): void;
+  };
+  private readonly modes = new Map<
+    string,
+    { mode: HealthMode; message?: string }
+  >();
+  private readonly worlds = new Map<string, World>();
+  private readonly pendingKicks = new Set<string>();
+  private readonly lastErrors = new Map<string, string>();
+  private timer?: NodeJS.Timeout;
+  private kickTimer?: NodeJS.Immediate;
+  private watchHandle?: { stop(): void };
+  private isPaused = false;
+
+  constructor(options: OperatorEmulatorOptions) {
+    this.store = options.store;
+    this.operators = options.operators ?? ALL_OPERATORS;
+    this.stepMs = options.stepMs ?? 1500;
+    this.finalizers = options.finalizers ?? true;
+    this.now = options.now ?? (() => new Date());
+    this.logger = options.logger ?? {
+      warn: (m, f) => console.warn(`[operator-emulator] ${m}`, f ?? ''),
+    };
+  }
+
+  /** Subscribes to the store and reconciles every `stepMs` (and promptly after creates, spec changes and deletes). */
+  start(): void {
+    if (this.timer) return;
+    this.watchHandle = this.store.watch(this.store.currentRV(), e =>
+      this.onEvent(e),
+    );
+    this.timer = setInterval(() => this.tick(), this.stepMs);
+    this.timer.unref?.();
+  }
+
+  /** Stops the timer and the watch. Objects keep their status. */
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    if (this.kickTimer) clearImmediate(this.kickTimer);
+    this.watchHandle?.stop();
+    this.timer = undefined;
+    this.kickTimer = undefined;
+    this.watchHandle = undefined;
+    this.pendingKicks.clear();
+  }
+
+  /** Stops all operators reconciling (new objects stay without status) until `resume()`. */
+  pause(): void {
+    this.isPaused = true;
+  }
+
+  resume(): void {
+    this.isPaused = false;
+  }
+
+  get paused(): boolean {
+    return this.isPaused;
+  }
+
+  /**
+   * Holds one object in a state (`degraded`, `failed`, `provisioning`, `updating`), stops
+   * reconciling it (`stalled`), or lets it converge normally again (`ready`). `message` replaces
+   * the operator's default error message where the upstream status has one. The object need not
+   * exist yet. Throws when the kind is not emulated or is ambiguous without `group`.
+   */
+  setHealth(ref: ObjectRef, mode: HealthMode, message?: string): void {
+    const kind = this.resolveKind(ref);
+    const key = this.key(kind, ref.namespace, ref.name);
+    if (mode === 'ready' && !message) this.modes.delete(key);
+    else this.modes.set(key, { mode, message });
+  }
+
+  /** The mode set for an object (`ready` when none). */
+  health(ref: ObjectRef): { mode: HealthMode; message?: string } {
+    const kind = this.resolveKind(ref);
+    return (
+      this.modes.get(this.key(kind, ref.namespace, ref.name)) ?? {
+        mode: 'ready',
+      }
+    );
+  }
+
+  /** The emulated kinds. */
+  kinds(): CustomKind[] {
+    return this.operators.flatMap(op => op.kinds);
+  }
+
+  /**
+   * One reconcile round over every object of every emulated kind. Returns how many changes it made
+   * (writes, plus deletions noticed), 0 when everything is at rest.
+   */
+  tick(): number {
+    if (this.isPaused) return 0;
+    let changes = 0;
+    const seen = new Set<string>();
+    for (const op of this.operators) {
+      for (const kind of op.kinds) {
+        if (!this.store.resource(kind)) continue;
+        for (const cr of this.store.list(kind)) {
+          const key = this.key(kind, cr.metadata.namespace, cr.metadata.name);
+          seen.add(key);
+          changes += this.guard(key, () => this.reconcile(op, kind, cr));
+        }
+      }
+    }
+    for (const [key, world] of [...this.worlds]) {
+      if (!seen.has(key))
+        changes += this.guard(key, () => this.forget(key, world));
+    }
+    return changes;
+  }
+
+  /** Runs rounds until one changes nothing (for tests). Returns the number of rounds; throws after `maxTicks`. */
+  settle(maxTicks = 200): number {
+    for (let i = 1; i <= maxTicks; i++) {
+      if (this.tick() === 0) return i;
+    }
+    throw new Error(
+      `Emulated operators did not settle within ${maxTicks} rounds`,
+    );
+  }
+
+  private onEvent(e: StoreEvent): void {
+    const kind = this.kinds().find(
+      k => k.group === e.resource.group && k.kind === e.resource.kind,
+    );
+    if (!kind) return;
+    const key = this.key(
+      kind,
+      e.object.metadata.namespace,
+      e.object.metadata.name,
+    );
+    const old = e.oldObject;
+    const relevant =
+      e.type !== 'MODIFIED' ||
+      !old ||
+      old.metadata.generation !== e.object.metadata.generation ||
+      !!old.metadata.deletionTimestamp !==
+        !!e.object.metadata.deletionTimestamp;
+    if (
+      e.type === 'DELETED' &&
+      this.worlds.get(key)?.uid === e.object.metadata.uid
+    )
+      this.modes.delete(key);
+    if (!relevant) return;
+    // Never write from inside the store's synchronous event delivery: react on the next turn.
+    this.pendingKicks.add(key);
+    this.kickTimer ??= setImmediate(() => this.runKicks());
+  }
+
+  private runKicks(): void {
+    this.kickTimer = undefined;
+    const keys = [...this.pendingKicks];
+    this.pendingKicks.clear();
+    if (this.isPaused || !this.timer) return;
+    for (const key of keys) {
+      const [group, kindName, namespace, name] = key.split('/');
+      const op = this.operators.find(o =>
+        o.kinds.some(k => k.group === group && k.kind === kindName),
+      );
+      const kind = op?.kinds.find(
+        k => k.group === group && k.kind === kindName,
+      );
+      if (!op || !kind) continue;
+      const cr = this.store.get(kind, namespace || undefined, name);
+      const world = this.worlds.get(key);
+      if (cr) this.guard(key, () => this.reconcile(op, kind, cr));
+      else if (world) this.guard(key, () => this.forget(key, world));
+    }
+  }
+
+  private reconcile(
+    op: EmulatedOperator,
+    kind: CustomKind,
+    crIn: StoredObject,
+  ): number {
+    let cr = crIn;
+    const key = this.key(kind, cr.metadata.namespace, cr.metadata.name);
+    const control = this.modes.get(key) ?? { mode: 'ready' as HealthMode };
+    if (control.mode === 'stalled') return 0;
+    let changes = 0;
+    let world = this.worlds.get(key);
+    if (world && world.uid !== cr.metadata.uid) {
+      changes += this.forget(key, world);
+      world = undefined;
+    }
+    if (!world) {
+      world = {
+        uid: cr.metadata.uid,
+        namespace: cr.metadata.namespace ?? '',
+        name: cr.metadata.name,
+        sets: new Map(),
+        everReady: false,
+        createTime: this.now().toISOString(),
+        deletingSeen: false,
+      };
+      this.worlds.set(key, world);
+    }
+    if (cr.metadata.deletionTimestamp)
+      return changes + this.finalize(op, kind, cr, world, key);
+
+    const finalizer = this.finalizers ? op.finalizer?.(kind) : undefined;
+    if (finalizer && !(cr.metadata.finalizers ?? []).includes(finalizer)) {
+      cr = this.updateMain(kind, cr, obj => {
+        obj.metadata.finalizers = [
+          ...(obj.metadata.finalizers ?? []),
+          finalizer,
+        ];
+      });
+      changes++;
+    }
+
+    const w = world;
+    const desired = op.desired(cr, kind, { current: name => w.sets.get(name) });
+    const sets = new Map<string, StatefulSetState>();
+    desired.statefulSets.forEach((d, i) => {
+      const previous = w.sets.get(d.name);
+      let state = applyDesired(previous, d);
+      // A StatefulSet created this round has no pods yet.
+      if (previous)
+        state = stepSet(
+          state,
+          limitsFor(
+            control.mode,
+            state,
+            i,
+            desired.statefulSets.length,
+            op.failedKeepsPods,
+          ),
+        );
+      sets.set(d.name, state);
+    });
+    w.sets = sets;
+    const states = [...sets.values()];
+    const stage: Stage = computeStage(control.mode, states, w.everReady);
+    if (stage === 'ready') {
+      w.everReady = true;
+      w.runningVersion = desired.version;
+    } else if (
+      w.runningVersion === undefined &&
+      states.some(s => s.ready > 0)
+    ) {
+      w.runningVersion = desired.version;
+    }
+
+    changes += this.reconcileDependents(cr, desired, sets);
+
+    const obs: Observation = {
+      stage,
+      sets: states,
+      desiredReplicas: states.reduce((n, s) => n + s.replicas, 0),
+      readyReplicas: states.reduce((n, s) => n + s.ready, 0),
+      generation: cr.metadata.generation ?? 1,
+      now: this.now().toISOString(),
+      message: control.message,
+      runningVersion: w.runningVersion,
+      desiredVersion: desired.version,
+      createTime: w.createTime,
+      reconcileError: desired.reconcileError,
+    };
+    return changes + this.writeStatus(op, kind, cr, obs);
+  }
+
+  private finalize(
+    op: EmulatedOperator,
+    kind: CustomKind,
+    cr: StoredObject,
+    world: World,
+    key: string,
+  ): number {
+    const finalizer = op.finalizer?.(kind);
+    if (!finalizer || !(cr.metadata.finalizers ?? []).includes(finalizer))
+      return 0;
+    if (!world.deletingSeen) {
+      // One round in which the object is visibly being deleted before it goes.
+      world.deletingSeen = true;
+      const states = [...world.sets.values()];
+      const obs: Observation = {
+        stage: 'deleting',
+        sets: states,
+        desiredReplicas: states.reduce((n, s) => n + s.replicas, 0),
+        readyReplicas: states.reduce((n, s) => n + s.ready, 0),
+        generation: cr.metadata.generation ?? 1,
+        now: this.now().toISOString(),
+        runningVersion: world.runningVersion,
+        createTime: world.createTime,
+      };
+      return 1 + this.writeStatus(op, kind, cr, obs);
+    }
+    let changes = this.deleteDependents(world.namespace, world.uid);
+    this.updateMain(kind, cr, obj => {
+      obj.metadata.finalizers = (obj.metadata.finalizers ?? []).filter(
+        f => f !== finalizer,
+      );
+    });
+    this.worlds.delete(key);
+    changes++;
+    return changes;
+  }
+
+  /** The object is gone: delete what the operator created for it (ownerReference garbage collection). */
+  private forget(key: string, world: World): number {
+    this.worlds.delete(key);
+    return this.deleteDependents(world.namespace, world.uid);
+  }
+
+  private deleteDependents(namespace: string, uid: string): number {
+    let changes = 0;
+    for (const key of DEPENDENT_KINDS) {
+      if (!this.store.resource(key)) continue;
+      for (const obj of this.store.list(key, namespace)) {
+        if (!isOwnedBy(obj, uid)) continue;
+        try {
+          this.store.delete(key, namespace, obj.metadata.name);
+          changes++;
+        } catch (e) {
+          if (errorCode(e) !== 404) throw e;
+        }
+      }
+    }
+    return changes;
+  }
+
+  private reconcileDependents(
+    cr: StoredObject,
+    desired: DesiredState,
+    sets: Map<string, StatefulSetState>,
+  ): number {
+    const ns = cr.metadata.namespace;
+    let changes = 0;
+    if (this.store.resource(SECRETS)) {
+      for (const s of desired.secrets) {
+        if (!this.store.get(SECRETS, ns, s.name)) {
+          this.store.create(SECRETS, secretObject(cr, s));
+          changes++;
+        }
+      }
+    }
+    if (this.store.resource(SERVICES)) {
+      for (const s of desired.services) {
+        if (!this.store.get(SERVICES, ns, s.name)) {
+          this.store.create(SERVICES, serviceObject(cr, s));
+          changes++;
+        }
+      }
+    }
+    if (this.store.resource(STATEFULSETS)) {
+      for (const d of desired.statefulSets) {
+        const body = statefulSetObject(cr, d);
+        const { obj, changed } = this.upsertSpec(STATEFULSETS, body);
+        changes += changed;
+        changes += this.upsertStatus(
+          STATEFULSETS,
+          obj,
+          statefulSetStatus(sets.get(d.name)!, obj.metadata.generation ?? 1),
+        );
+      }
+    }
+    if (this.store.resource(DEPLOYMENTS)) {
+      for (const d of desired.deployments ?? []) {
+        const { obj, changed } = this.upsertSpec(
+          DEPLOYMENTS,
+          deploymentObject(cr, d),
+        );
+        changes += changed;
+        changes += this.upsertStatus(
+          DEPLOYMENTS,
+          obj,
+          deploymentStatus(d.replicas, obj.metadata.generation ?? 1),
+        );
+      }
+    }
+    return changes;
+  }
+
+  /** Creates the object or brings its spec, labels and ownerReferences to `body`'s. */
+  private upsertSpec(
+    key: ResourceKey,
+    body: Record<string, any>,
+  ): { obj: StoredObject; changed: number } {
+    const existing = this.store.get(
+      key,
+      body.metadata.namespace,
+      body.metadata.name,
+    );
+    if (!existing) return { obj: this.store.create(key, body), changed: 1 };
+    if (
+      deepEqual(existing.spec, body.spec) &&
+      deepEqual(
+        existing.metadata.ownerReferences,
+        body.metadata.ownerReferences,
+      ) &&
+      deepEqual(existing.metadata.labels, body.metadata.labels)
+    ) {
+      return { obj: existing, changed: 0 };
+    }
+    const obj = this.updateMain(key, existing, o => {
+      o.spec = body.spec;
+      o.metadata.labels = body.metadata.labels;
+      o.metadata.ownerReferences = body.metadata.ownerReferences;
+    });
+    return { obj, changed: 1 };
+  }
+
+  private upsertStatus(
+    key: ResourceKey,
+    obj: StoredObject,
+    status: Record<string, unknown>,
+  ): number {
+    if (deepEqual(obj.status, status)) return 0;
+    this.retry(key, obj, latest => {
+      const sub = this.store.resource(key)?.statusSubresource;
+      return this.store.update(
+        key,
+        { ...latest, status },
+        sub ? { subresource: 'status' } : undefined,
+      );
+    });
+    return 1;
+  }
+
+  private writeStatus(
+    op: EmulatedOperator,
+    kind: CustomKind,
+    cr: StoredObject,
+    obs: Observation,
+  ): number {
+    const status = op.status(cr, kind, obs);
+    if (status === undefined) return 0;
+    return this.upsertStatus(kind, cr, status);
+  }
+
+  private updateMain(
+    key: ResourceKey,
+    obj: StoredObject,
+    mutate: (o: StoredObject) => void,
+  ): StoredObject {
+    return this.retry(key, obj, latest => {
+      const copy = structuredClone(latest);
+      mutate(copy);
+      return this.store.update(key, copy);
+    });
+  }
+
+  /** Writes with the current resourceVersion, re-reading and retrying on 409 Conflict. */
+  private retry(
+    key: ResourceKey,
+    obj: StoredObject,
+    write: (latest: StoredObject) => StoredObject,
+  ): StoredObject {
+    let latest = obj;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return write(latest);
+      } catch (e) {
+        if (errorCode(e) !== 409 || attempt >= 4) throw e;
+        const fresh = this.store.get(
+          key,
+          obj.metadata.namespace,
+          obj.metadata.name,
+        );
+        if (!fresh) throw e;
+        latest = fresh;
+      }
+    }
+  }
+
+  private guard(key: string, fn: () => number): number {
+    try {
+      const n = fn();
+      this.lastErrors.delete(key);
+      return n;
+    } catch (e) {
+      // An emulated operator must never take the process down; report each distinct failure once.
+      const message = e instanceof Error ? e.message : String(e);
+      if (this.lastErrors.get(key) !== message) {
+        this.lastErrors.set(key, message);
+        this.logger.warn('Reconcile failed', { object: key, error: message });
+      }
+      return 0;
+    }
+  }
+
+  private resolveKind(ref: ObjectRef): CustomKind {
+    const matches = this.kinds().filter(
+      k => k.kind === ref.kind && (!ref.group || k.group === ref.group),
+    );
+    if (matches.length !== 1) {
+      throw new Error(
+        matches.length
+          ? `Kind ${ref.kind} is ambiguous; give its group`
+          : `Kind ${ref.group ? `${ref.group}/` : ''}${ref.kind} is not emulated`,
+      );
+    }
+    return matches[0];
+  }
+
+  private key(
+    kind: { group: string; kind: string },
+    namespace: string | undefined,
+    name: string,
+  ): string {
+    return `${kind.group}/${kind.kind}/${namespace ?? ''}/${name}`;
+  }
+}

@@ -1,0 +1,279 @@
+import type { StoredObject } from '../../store/types';
+import { nextConditions } from '../conditions';
+import { randomPassword, revisionHash } from '../dependentObjects';
+import { count, imageTag, secretsByName } from '../specHelpers';
+import type {
+  CustomKind,
+  DesiredState,
+  EmulatedOperator,
+  Observation,
+} from '../types';
+
+/** MariaDB (k8s.mariadb.com/v1alpha1). */
+export const MARIADB_KIND: CustomKind = {
+  group: 'k8s.mariadb.com',
+  version: 'v1alpha1',
+  plural: 'mariadbs',
+  kind: 'MariaDB',
+};
+
+/** The operator's default image when spec.image is empty (docs/docker.md). */
+export const MARIADB_DEFAULT_IMAGE =
+  'docker-registry1.mariadb.com/library/mariadb:11.8.8';
+
+const spec = (cr: StoredObject): Record<string, any> =>
+  (cr.spec as Record<string, any>) ?? {};
+const isGalera = (cr: StoredObject) => spec(cr).galera?.enabled === true;
+const isReplication = (cr: StoredObject) =>
+  spec(cr).replication?.enabled === true;
+
+function desired(cr: StoredObject): DesiredState {
+  const s = spec(cr);
+  const name = cr.metadata.name;
+  const port = count(s.port, 3306);
+  const image = s.image || MARIADB_DEFAULT_IMAGE;
+  const ha = isGalera(cr) || isReplication(cr);
+  const labels = {
+    'app.kubernetes.io/name': 'mariadb',
+    'app.kubernetes.io/instance': name,
+  };
+  const rootRef = {
+    name: s.rootPasswordSecretKeyRef?.name || `${name}-root`,
+    key: s.rootPasswordSecretKeyRef?.key || 'password',
+  };
+  const refs = [rootRef];
+  if (s.username) {
+    refs.push({
+      name: s.passwordSecretKeyRef?.name || `${name}-password`,
+      key: s.passwordSecretKeyRef?.key || 'password',
+    });
+  }
+  const galeraPorts = isGalera(cr)
+    ? [
+        { name: 'cluster', port: 4444 },
+        { name: 'ist', port: 4567 },
+        { name: 'sst', port: 4568 },
+      ]
+    : [];
+  return {
+    version: imageTag(image),
+    statefulSets: [
+      {
+        name,
+        replicas: count(s.replicas, 1),
+        revision: revisionHash({
+          image,
+          resources: s.resources,
+          storage: s.storage,
+          port,
+        }),
+        image,
+        serviceName: `${name}-internal`,
+        labels,
+        container: 'mariadb',
+      },
+    ],
+    services: [
+      { name, ports: [{ name: 'mariadb', port }], selector: labels },
+      ...(ha
+        ? [
+            {
+              name: `${name}-primary`,
+              ports: [{ name: 'mariadb', port }],
+              selector: {
+                ...labels,
+                'statefulset.kubernetes.io/pod-name': `${name}-0`,
+              },
+            },
+            {
+              name: `${name}-secondary`,
+              ports: [{ name: 'mariadb', port }],
+              selector: labels,
+            },
+          ]
+        : []),
+      {
+        name: `${name}-internal`,
+        ports: [{ name: 'mariadb', port }, ...galeraPorts],
+        selector: labels,
+        headless: true,
+      },
+    ],
+    secrets: [...secretsByName(refs)].map(([secretName, keys]) => ({
+      name: secretName,
+      labels,
+      data: () => Object.fromEntries(keys.map(k => [k, randomPassword()])),
+    })),
+  };
+}
+
+function readyCondition(cr: StoredObject, obs: Observation) {
+  switch (obs.stage) {
+    case 'ready':
+      return {
+        type: 'Ready',
+        status: 'True' as const,
+        reason: 'StatefulSetReady',
+        message: 'Running',
+      };
+    case 'updating':
+      return {
+        type: 'Ready',
+        status: 'False' as const,
+        reason: 'Updating',
+        message: 'Updating',
+      };
+    case 'degraded':
+      return isGalera(cr)
+        ? {
+            type: 'Ready',
+            status: 'False' as const,
+            reason: 'GaleraNotReady',
+            message: 'Galera not ready',
+          }
+        : {
+            type: 'Ready',
+            status: 'False' as const,
+            reason: 'StatefulSetNotReady',
+            message: 'Not ready',
+          };
+    case 'failed':
+      return {
+        type: 'Ready',
+        status: 'False' as const,
+        reason: 'Failed',
+        message: obs.message ?? 'Error reconciling StatefulSet',
+      };
+    default:
+      return {
+        type: 'Ready',
+        status: 'False' as const,
+        reason: 'StatefulSetNotReady',
+        message: 'Not ready',
+      };
+  }
+}
+
+/** Galera recovery as docs/galera.md shows it: every node's grastate and the bootstrap choice. */
+function galeraRecovery(cr: StoredObject, obs: Observation, previous: any) {
+  if (previous?.galeraRecovery) return previous.galeraRecovery;
+  const pods = Array.from(
+    { length: obs.desiredReplicas },
+    (_, i) => `${cr.metadata.name}-${i}`,
+  );
+  const uuid = cr.metadata.uid;
+  return {
+    state: Object.fromEntries(
+      pods.map(p => [
+        p,
+        { safeToBootstrap: false, seqno: -1, uuid, version: '2.1' },
+      ]),
+    ),
+    recovered: Object.fromEntries(pods.map(p => [p, { seqno: 3, uuid }])),
+    bootstrap: { pod: pods[pods.length - 1], time: obs.now },
+  };
+}
+
+function status(
+  cr: StoredObject,
+  _kind: CustomKind,
+  obs: Observation,
+): Record<string, unknown> | undefined {
+  const previous = (cr.status as Record<string, any>) ?? {};
+  // mariadb-operator shows nothing special while an object is deleted.
+  if (obs.stage === 'deleting')
+    return cr.status as Record<string, unknown> | undefined;
+  const prevConditions: any[] = Array.isArray(previous.conditions)
+    ? previous.conditions
+    : [];
+  const wanted = [readyCondition(cr, obs)];
+  if (isGalera(cr)) {
+    wanted.push(
+      obs.stage === 'ready' || obs.stage === 'updating'
+        ? {
+            type: 'GaleraReady',
+            status: 'True',
+            reason: 'GaleraReady',
+            message: 'Galera ready',
+          }
+        : {
+            type: 'GaleraReady',
+            status: 'False',
+            reason: 'GaleraNotReady',
+            message: 'Galera not ready',
+          },
+    );
+  }
+  const wasConfigured = prevConditions.some(
+    c => c.type === 'ReplicationConfigured',
+  );
+  if (isReplication(cr) && (wasConfigured || obs.readyReplicas > 0)) {
+    wanted.push({
+      type: 'ReplicationConfigured',
+      status: 'True',
+      reason: 'ReplicationConfigured',
+      message: 'Replication configured',
+    });
+  }
+  if (obs.stage === 'updating') {
+    wanted.push({
+      type: 'Updated',
+      status: 'False',
+      reason: 'Updating',
+      message: 'Updating',
+    });
+  } else if (prevConditions.some(c => c.type === 'Updated')) {
+    wanted.push({
+      type: 'Updated',
+      status: 'True',
+      reason: 'Updated',
+      message: 'Updated',
+    });
+  }
+  const out: Record<string, unknown> = {
+    conditions: nextConditions(prevConditions, wanted, obs.now),
+    replicas: obs.readyReplicas,
+  };
+  const ha = isGalera(cr) || isReplication(cr);
+  if (ha && (obs.readyReplicas > 0 || previous.currentPrimary)) {
+    out.currentPrimary = `${cr.metadata.name}-0`;
+    out.currentPrimaryPodIndex = 0;
+  }
+  if (isGalera(cr) && obs.stage === 'degraded')
+    out.galeraRecovery = galeraRecovery(cr, obs, previous);
+  if (isReplication(cr) && obs.readyReplicas > 0) {
+    const pods = Array.from(
+      { length: obs.sets[0]?.pods ?? 0 },
+      (_, i) => `${cr.metadata.name}-${i}`,
+    );
+    out.replication = {
+      roles: Object.fromEntries(
+        pods.map((p, i) => [p, i === 0 ? 'Primary' : 'Replica']),
+      ),
+      replicas: Object.fromEntries(
+        pods.slice(1).map((p, i) => {
+          const running = i + 1 < obs.readyReplicas;
+          return [
+            p,
+            {
+              slaveIORunning: running,
+              slaveSQLRunning: running,
+              secondsBehindMaster: 0,
+              lastIOErrno: 0,
+              lastSQLErrno: 0,
+            },
+          ];
+        }),
+      ),
+    };
+  }
+  return out;
+}
+
+/** Emulated mariadb-operator: StatefulSet `<n>`, Services `<n>`(`-primary`, `-secondary`), `<n>-internal`, root Secret. */
+export const mariadbOperator: EmulatedOperator = {
+  id: 'mariadb-operator',
+  kinds: [MARIADB_KIND],
+  desired: cr => desired(cr),
+  status,
+};

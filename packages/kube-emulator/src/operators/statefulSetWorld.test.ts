@@ -1,0 +1,183 @@
+import { describe, expect, it } from '@jest/globals';
+import {
+  applyDesired,
+  computeStage,
+  limitsFor,
+  setSettled,
+  stepSet,
+} from './statefulSetWorld';
+import type { StatefulSetState } from './types';
+
+const run = (
+  s: StatefulSetState,
+  rounds: number,
+  limits = { maxReady: Number.MAX_SAFE_INTEGER, holdUpdate: false },
+) => {
+  const trace = [s];
+  for (let i = 0; i < rounds; i++)
+    trace.push(stepSet(trace[trace.length - 1], limits));
+  return trace;
+};
+
+describe('stepSet', () => {
+  it('brings up a new set one pod per round, never more ready than existing pods', () => {
+    const trace = run(
+      applyDesired(undefined, { name: 'x', replicas: 3, revision: 'a' }),
+      4,
+    );
+    expect(trace.map(s => [s.pods, s.ready])).toEqual([
+      [0, 0],
+      [1, 1],
+      [2, 2],
+      [3, 3],
+      [3, 3],
+    ]);
+    expect(setSettled(trace[3])).toBe(true);
+  });
+
+  it('rolls a new revision one pod at a time, with one pod not ready meanwhile', () => {
+    const settled: StatefulSetState = {
+      name: 'x',
+      replicas: 3,
+      pods: 3,
+      ready: 3,
+      updated: 3,
+      revision: 'a',
+      currentRevision: 'a',
+    };
+    const trace = run(
+      applyDesired(settled, { name: 'x', replicas: 3, revision: 'b' }),
+      4,
+    );
+    expect(trace.map(s => [s.updated, s.ready, s.currentRevision])).toEqual([
+      [0, 3, 'a'],
+      [1, 2, 'a'],
+      [2, 2, 'a'],
+      [3, 2, 'a'],
+      [3, 3, 'b'],
+    ]);
+  });
+
+  it('scales down one pod per round', () => {
+    const settled: StatefulSetState = {
+      name: 'x',
+      replicas: 3,
+      pods: 3,
+      ready: 3,
+      updated: 3,
+      revision: 'a',
+      currentRevision: 'a',
+    };
+    const trace = run(
+      applyDesired(settled, { name: 'x', replicas: 1, revision: 'a' }),
+      2,
+    );
+    expect(trace.map(s => [s.pods, s.ready])).toEqual([
+      [3, 3],
+      [2, 2],
+      [1, 1],
+    ]);
+  });
+
+  it.each([
+    ['degraded (last set)', 'degraded', 0, 1, 2],
+    ['degraded (not the last set)', 'degraded', 0, 2, 3],
+    ['failed', 'failed', 0, 1, 0],
+    ['provisioning', 'provisioning', 0, 1, 2],
+  ] as const)(
+    'drops ready pods at once when %s',
+    (_n, mode, index, count, ready) => {
+      const settled: StatefulSetState = {
+        name: 'x',
+        replicas: 3,
+        pods: 3,
+        ready: 3,
+        updated: 3,
+        revision: 'a',
+        currentRevision: 'a',
+      };
+      expect(
+        stepSet(settled, limitsFor(mode, settled, index, count)).ready,
+      ).toBe(ready);
+    },
+  );
+
+  it('keeps pods when failed if the operator says so', () => {
+    const settled: StatefulSetState = {
+      name: 'x',
+      replicas: 3,
+      pods: 3,
+      ready: 3,
+      updated: 3,
+      revision: 'a',
+      currentRevision: 'a',
+    };
+    expect(
+      stepSet(settled, limitsFor('failed', settled, 0, 1, true)).ready,
+    ).toBe(3);
+  });
+
+  it('holds a rolling update while updating is forced, and finishes it once released', () => {
+    const settled: StatefulSetState = {
+      name: 'x',
+      replicas: 3,
+      pods: 3,
+      ready: 3,
+      updated: 3,
+      revision: 'a',
+      currentRevision: 'a',
+    };
+    const held = run(settled, 3, limitsFor('updating', settled, 0, 1)).pop()!;
+    expect(held.updated).toBe(2);
+    expect(held.currentRevision).not.toBe(held.revision);
+    const released = run(held, 2).pop()!;
+    expect(setSettled(released)).toBe(true);
+  });
+});
+
+describe('computeStage', () => {
+  const settled: StatefulSetState = {
+    name: 'x',
+    replicas: 3,
+    pods: 3,
+    ready: 3,
+    updated: 3,
+    revision: 'a',
+    currentRevision: 'a',
+  };
+  it.each([
+    ['settled', 'ready', [settled], false, 'ready'],
+    [
+      'never ready yet',
+      'ready',
+      [{ ...settled, ready: 1, pods: 1, updated: 1 }],
+      false,
+      'provisioning',
+    ],
+    [
+      'scaling once ready',
+      'ready',
+      [{ ...settled, replicas: 5 }],
+      true,
+      'updating',
+    ],
+    [
+      'rolling once ready',
+      'ready',
+      [{ ...settled, revision: 'b', updated: 1, ready: 2 }],
+      true,
+      'updating',
+    ],
+    [
+      'a pod down once ready',
+      'ready',
+      [{ ...settled, ready: 2 }],
+      true,
+      'degraded',
+    ],
+    ['forced failed', 'failed', [settled], true, 'failed'],
+    ['forced degraded', 'degraded', [settled], true, 'degraded'],
+  ] as const)('%s → %s', (_n, mode, sets, everReady, stage) => {
+    expect(computeStage(mode, [...sets], everReady)).toBe(stage);
+  });
+});

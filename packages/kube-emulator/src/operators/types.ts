@@ -1,0 +1,144 @@
+import type { StoredObject } from '../store/types';
+
+/**
+ * What the control API can ask of an emulated operator for one object:
+ * `ready` lets it reconcile normally (towards ready), the others hold the object in that state
+ * until told otherwise, and `stalled` stops reconciling it altogether (its status stays as it is).
+ */
+export type HealthMode =
+  'ready' | 'degraded' | 'failed' | 'provisioning' | 'updating' | 'stalled';
+
+/** Identifies one operator object; `group` may be left out when the kind is unambiguous. */
+export interface ObjectRef {
+  group?: string;
+  kind: string;
+  namespace: string;
+  name: string;
+}
+
+/** A custom resource kind an emulated operator reconciles. */
+export interface CustomKind {
+  group: string;
+  version: string;
+  plural: string;
+  kind: string;
+}
+
+/** The lifecycle stage the emulation decided for an object this round; operators render it in their dialect. */
+export type Stage =
+  'provisioning' | 'ready' | 'updating' | 'degraded' | 'failed' | 'deleting';
+
+/** Emulated pods of one StatefulSet. */
+export interface StatefulSetState {
+  name: string;
+  /** Desired replicas (spec.replicas). */
+  replicas: number;
+  /** Pods that exist (status.replicas). */
+  pods: number;
+  ready: number;
+  /** Pods at the update revision. */
+  updated: number;
+  revision: string;
+  currentRevision: string;
+}
+
+/** A StatefulSet the operator wants for an object. */
+export interface DesiredStatefulSet {
+  name: string;
+  replicas: number;
+  /** Changes whenever the pod template would change (version, resources, storage...): a rolling update. */
+  revision: string;
+  image: string;
+  /** Headless Service governing the pods. */
+  serviceName: string;
+  labels: Record<string, string>;
+  /** Main container name. */
+  container: string;
+}
+
+/** A Service the operator wants for an object. */
+export interface DesiredService {
+  name: string;
+  ports: Array<{ name: string; port: number }>;
+  headless?: boolean;
+  selector: Record<string, string>;
+  labels?: Record<string, string>;
+}
+
+/** A Secret the operator creates when it does not exist (never rewritten: passwords stay stable). */
+export interface DesiredSecret {
+  name: string;
+  /** Called once, when the Secret is created. */
+  data: () => Record<string, string>;
+  labels?: Record<string, string>;
+}
+
+/** A Deployment the operator wants (MySQL Router). Its pods are always reported ready. */
+export interface DesiredDeployment {
+  name: string;
+  replicas: number;
+  image: string;
+  labels: Record<string, string>;
+}
+
+/** Everything an operator creates for one object, plus a reconcile error it wants to report. */
+export interface DesiredState {
+  statefulSets: DesiredStatefulSet[];
+  services: DesiredService[];
+  secrets: DesiredSecret[];
+  deployments?: DesiredDeployment[];
+  /** The version the spec asks for (reported once running). */
+  version?: string;
+  /** The operator refuses part of the spec (e.g. RabbitMQ scale-down); the rest still reconciles. */
+  reconcileError?: { reason: string; message: string };
+}
+
+/** What the operator sees when it writes status. */
+export interface Observation {
+  stage: Stage;
+  sets: StatefulSetState[];
+  desiredReplicas: number;
+  readyReplicas: number;
+  generation: number;
+  /** ISO timestamp of this round. */
+  now: string;
+  /** Message given with `setHealth`, if any. */
+  message?: string;
+  /** Version all pods run once an update finished (undefined before any pod was ready). */
+  runningVersion?: string;
+  /** Version the spec asks for. */
+  desiredVersion?: string;
+  /** When the operator first saw the object. */
+  createTime: string;
+  reconcileError?: { reason: string; message: string };
+}
+
+/** Lets `desired` look at the emulated pods as they are before this round. */
+export interface DesiredContext {
+  current(statefulSetName: string): StatefulSetState | undefined;
+}
+
+/**
+ * One emulated operator: which kinds it owns, what it creates for an object, and how it renders
+ * an observation as that object's upstream-shaped status. Pure functions; OperatorEmulator runs them.
+ */
+export interface EmulatedOperator {
+  /** Upstream project id (folder name), e.g. `mariadb-operator`. */
+  id: string;
+  kinds: CustomKind[];
+  /** The finalizer the real operator puts on objects of this kind, if any. */
+  finalizer?(kind: CustomKind): string | undefined;
+  desired(
+    cr: StoredObject,
+    kind: CustomKind,
+    ctx: DesiredContext,
+  ): DesiredState;
+  /** The status to write, or undefined for kinds without status upstream (Redis, RedisSentinel). */
+  status(
+    cr: StoredObject,
+    kind: CustomKind,
+    obs: Observation,
+  ): Record<string, unknown> | undefined;
+  /** When failed, keep pods running (e.g. Elasticsearch red: nodes up, primaries unassigned). */
+  failedKeepsPods?: boolean;
+}
