@@ -1,0 +1,592 @@
+import {
+  afterAll,
+  afterEach,
+  beforeAll,
+  describe,
+  expect,
+  it,
+} from '@jest/globals';
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import type { UserInfo } from '../api/types';
+import {
+  createCertificates,
+  EmulatorCertificateSet,
+} from '../certs/createCertificates';
+import {
+  createCertificateAuthority,
+  issueServingCert,
+} from '../certs/issueCertificate';
+import type { PemKeyPair } from '../certs/types';
+import {
+  request,
+  startHttpServer,
+  TestServer,
+} from '../auth/__testUtils__/servers';
+import { AggregationLayer } from './AggregationLayer';
+import { APISERVICES, availableCondition, SERVICES } from './apiService';
+import { FakeObjectStore } from './__testUtils__/FakeObjectStore';
+
+const GROUP = 'dbaas.platform.dev';
+const GV = `/apis/${GROUP}/v1alpha1`;
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: Record<string, string[]>;
+  peerCN?: string;
+  peerVerified: boolean;
+  body: string;
+}
+
+/** The extension apiserver stand-in: records what it receives, serves a few behaviours by path. */
+class Backend {
+  seen: Seen[] = [];
+  discoveryStatus = 200;
+  closedStreams = 0;
+  releaseStream?: () => void;
+  server!: https.Server;
+  port = 0;
+
+  async start(serving: PemKeyPair, frontProxyCa: PemKeyPair): Promise<void> {
+    this.server = https.createServer(
+      {
+        cert: serving.certPem,
+        key: serving.keyPem,
+        requestCert: true,
+        rejectUnauthorized: false,
+        ca: frontProxyCa.certPem,
+      },
+      (req, res) => void this.handle(req, res),
+    );
+    await new Promise<void>(r => this.server.listen(0, '127.0.0.1', r));
+    this.port = (this.server.address() as AddressInfo).port;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise(r => this.server.close(r));
+  }
+
+  last(pathPrefix: string): Seen | undefined {
+    return [...this.seen].reverse().find(s => s.url.startsWith(pathPrefix));
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    const socket = req.socket as TLSSocket;
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    this.seen.push({
+      method: req.method ?? '',
+      url: req.url ?? '',
+      headers: req.headersDistinct as Record<string, string[]>,
+      peerCN: String(socket.getPeerCertificate()?.subject?.CN ?? ''),
+      peerVerified: socket.authorized,
+      body: Buffer.concat(chunks).toString(),
+    });
+    const path = (req.url ?? '').split('?')[0];
+    if (path === GV) {
+      res.writeHead(this.discoveryStatus, {
+        'Content-Type': 'application/json',
+      });
+      res.end(
+        JSON.stringify({
+          kind: 'APIResourceList',
+          groupVersion: `${GROUP}/v1alpha1`,
+          resources: [],
+        }),
+      );
+    } else if (path === '/openapi/v3') {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          paths: {
+            [`apis/${GROUP}/v1alpha1`]: {
+              serverRelativeURL: `/openapi/v3${GV}?hash=ABC`,
+            },
+            api: { serverRelativeURL: '/openapi/v3/api?hash=X' },
+          },
+        }),
+      );
+    } else if (path.endsWith('/redirect')) {
+      res.writeHead(302, { Location: 'https://elsewhere.example/' });
+      res.end();
+    } else if (path.endsWith('/stream')) {
+      res.on('close', () => this.closedStreams++);
+      res.writeHead(200, {
+        'Content-Type': 'application/json',
+        'X-Backend': 'yes',
+      });
+      res.write('{"type":"ADDED"}\n');
+      await new Promise<void>(r => (this.releaseStream = r));
+      res.end('{"type":"DELETED"}\n');
+    } else {
+      res.writeHead(201, {
+        'Content-Type': 'application/json',
+        'X-Backend': 'yes',
+      });
+      res.end(JSON.stringify({ ok: true }));
+    }
+  }
+}
+
+function apiService(
+  name: string,
+  group: string,
+  version: string,
+  ref: Record<string, unknown> | null,
+  caPem?: string,
+) {
+  return {
+    apiVersion: 'apiregistration.k8s.io/v1',
+    kind: 'APIService',
+    metadata: { name },
+    spec: {
+      group,
+      version,
+      groupPriorityMinimum: 1000,
+      versionPriority: 15,
+      ...(ref ? { service: ref } : {}),
+      ...(caPem ? { caBundle: Buffer.from(caPem).toString('base64') } : {}),
+    },
+  };
+}
+
+function service(
+  namespace: string,
+  name: string,
+  spec: Record<string, unknown>,
+) {
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { namespace, name },
+    spec,
+  };
+}
+
+describe('AggregationLayer', () => {
+  let certs: EmulatorCertificateSet;
+  let store: FakeObjectStore;
+  let layer: AggregationLayer;
+  let backend: Backend;
+  let front: TestServer;
+  let user: UserInfo;
+
+  const condition = (name: string) =>
+    availableCondition(store.get(APISERVICES, undefined, name));
+
+  beforeAll(async () => {
+    certs = await createCertificates();
+    const serving = await issueServingCert(
+      certs.clusterCa,
+      ['api.dbaas-system.svc', 'localhost'],
+      ['127.0.0.1'],
+    );
+    backend = new Backend();
+    await backend.start(serving, certs.frontProxyCa);
+    store = new FakeObjectStore();
+    store.create(
+      SERVICES,
+      service('dbaas-system', 'api', {
+        type: 'ClusterIP',
+        clusterIP: '10.96.0.10',
+        ports: [{ name: 'https', port: 443, targetPort: backend.port }],
+      }),
+    );
+    store.create(
+      APISERVICES,
+      apiService(
+        `v1alpha1.${GROUP}`,
+        GROUP,
+        'v1alpha1',
+        { namespace: 'dbaas-system', name: 'api', port: 443 },
+        certs.clusterCa.certPem,
+      ),
+    );
+    layer = new AggregationLayer({
+      store,
+      frontProxyClient: certs.frontProxyClient,
+      discoveryTimeoutMs: 2000,
+    });
+    layer.start();
+    await layer.checkAvailability();
+    // the pipeline in front of the layer: authn/authz are done, the body may or may not be read
+    front = await startHttpServer(async (req, res) => {
+      let body: Buffer | undefined;
+      if (req.headers['x-test-read-body']) {
+        const chunks: Buffer[] = [];
+        for await (const c of req) chunks.push(c as Buffer);
+        body = Buffer.concat(chunks);
+      }
+      await layer.proxy(req, res, user, body);
+    });
+  });
+
+  afterAll(async () => {
+    await layer.stop();
+    await front.close();
+    await backend.close();
+  });
+
+  afterEach(() => {
+    backend.releaseStream?.();
+  });
+
+  it('marks a reachable APIService Available=True (Passed) through the store status', () => {
+    expect(condition(`v1alpha1.${GROUP}`)).toMatchObject({
+      type: 'Available',
+      status: 'True',
+      reason: 'Passed',
+      message: 'all checks passed',
+    });
+    expect(store.statusWrites.length).toBeGreaterThan(0);
+  });
+
+  it('probes discovery as system:kube-aggregator in system:masters with the front-proxy certificate', () => {
+    const probe = backend.seen.find(s => s.url === GV);
+    expect(probe).toMatchObject({
+      method: 'GET',
+      peerCN: 'front-proxy-client',
+      peerVerified: true,
+    });
+    expect(probe?.headers['x-remote-user']).toEqual(['system:kube-aggregator']);
+    expect(probe?.headers['x-remote-group']).toEqual(['system:masters']);
+  });
+
+  it('fetches the extension OpenAPI v3 index as system:aggregator and keeps only its group-version', () => {
+    const fetch = backend.seen.find(s => s.url === '/openapi/v3');
+    expect(fetch?.headers['x-remote-user']).toEqual(['system:aggregator']);
+    expect(fetch?.headers['x-remote-group']).toBeUndefined();
+    expect(layer.openapiV3Paths()).toEqual({
+      [`apis/${GROUP}/v1alpha1`]: {
+        serverRelativeURL: `/openapi/v3${GV}?hash=ABC`,
+      },
+    });
+  });
+
+  it('claims the group-version and its OpenAPI document, nothing else', () => {
+    const info = (path: string) => ({
+      isResourceRequest: false,
+      path,
+      verb: 'get',
+      apiGroup: '',
+      apiVersion: '',
+      namespace: '',
+      resource: '',
+      subresource: '',
+      name: '',
+      parts: [],
+    });
+    expect(layer.handles(info(GV))).toBe(true);
+    expect(layer.handles(info(`${GV}/namespaces/a/databaseinstances`))).toBe(
+      true,
+    );
+    expect(layer.handles(info(`/openapi/v3${GV}`))).toBe(true);
+    expect(layer.handles(info(`/apis/${GROUP}`))).toBe(false);
+    expect(layer.handles(info('/apis/other.dev/v1/things'))).toBe(false);
+    expect(layer.handles(info('/api/v1/namespaces'))).toBe(false);
+  });
+
+  it('lists its groups for /apis', () => {
+    expect(layer.groups()).toEqual([
+      { name: GROUP, versions: ['v1alpha1'], preferredVersion: 'v1alpha1' },
+    ]);
+  });
+
+  it('rewrites identity headers as kube-apiserver does and drops client credentials', async () => {
+    user = {
+      username: 'alice',
+      uid: 'u-1',
+      groups: ['cn=dbas,dc=example', 'system:authenticated'],
+      extra: { 'acme.com/project': ['p1'], scopes: ['openid', 'profile'] },
+    };
+    const res = await request(
+      `${front.url}${GV}/namespaces/team-a/databaseinstances/a%3Ab?watch=0&b=2&a=x%20y`,
+      {
+        headers: {
+          'X-Remote-User': 'mallory',
+          'X-Remote-Group': 'system:masters',
+          'X-Remote-Extra-Evil': 'yes',
+          Authorization: 'Bearer secret',
+          'Impersonate-User': 'root',
+          'Audit-ID': 'audit-123',
+          'X-Custom': 'kept',
+        },
+      },
+    );
+    expect(res.status).toBe(201);
+    expect(res.headers['x-backend']).toBe('yes');
+    const seen = backend.last(`${GV}/namespaces/team-a`)!;
+    expect(seen.url).toBe(
+      `${GV}/namespaces/team-a/databaseinstances/a%3Ab?a=x+y&b=2&watch=0`,
+    );
+    expect(seen.peerCN).toBe('front-proxy-client');
+    expect(seen.peerVerified).toBe(true);
+    expect(seen.headers['x-remote-user']).toEqual(['alice']);
+    expect(seen.headers['x-remote-uid']).toEqual(['u-1']);
+    expect(seen.headers['x-remote-group']).toEqual([
+      'cn=dbas,dc=example',
+      'system:authenticated',
+    ]);
+    expect(seen.headers['x-remote-extra-acme.com%2fproject']).toEqual(['p1']);
+    expect(seen.headers['x-remote-extra-scopes']).toEqual([
+      'openid',
+      'profile',
+    ]);
+    expect(seen.headers['x-remote-extra-evil']).toBeUndefined();
+    expect(seen.headers.authorization).toBeUndefined();
+    expect(seen.headers['impersonate-user']).toBeUndefined();
+    expect(seen.headers['audit-id']).toEqual(['audit-123']);
+    expect(seen.headers['x-custom']).toEqual(['kept']);
+  });
+
+  it.each([
+    ['already read by the pipeline', { 'x-test-read-body': '1' }],
+    ['still in the request stream', {}],
+  ])('forwards a request body %s', async (_, extraHeaders) => {
+    user = { username: 'alice', groups: ['system:authenticated'] };
+    const body = JSON.stringify({
+      metadata: { name: `db-${Object.keys(extraHeaders).length}` },
+    });
+    const res = await request(
+      `${front.url}${GV}/namespaces/team-a/databaseinstances`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...extraHeaders },
+        body,
+      },
+    );
+    expect(res.status).toBe(201);
+    const seen = backend.last(`${GV}/namespaces/team-a/databaseinstances`)!;
+    expect(seen.method).toBe('POST');
+    expect(seen.body).toBe(body);
+    expect(seen.headers['content-type']).toEqual(['application/json']);
+  });
+
+  it('streams a chunked response as it arrives and ends the backend request when the client leaves', async () => {
+    user = { username: 'alice', groups: ['system:authenticated'] };
+    const closedBefore = backend.closedStreams;
+    const firstChunk = await new Promise<{
+      status: number;
+      chunk: string;
+      req: http.ClientRequest;
+    }>((resolve, reject) => {
+      const req = http.get(
+        `${front.url}${GV}/namespaces/team-a/databaseinstances/stream?watch=1`,
+        { agent: false },
+        res => {
+          res.once('data', (c: Buffer) =>
+            resolve({ status: res.statusCode ?? 0, chunk: c.toString(), req }),
+          );
+        },
+      );
+      req.on('error', reject);
+    });
+    // the backend has not finished its response: the first event got through unbuffered
+    expect(firstChunk.status).toBe(200);
+    expect(firstChunk.chunk).toBe('{"type":"ADDED"}\n');
+    firstChunk.req.destroy();
+    await waitFor(() => backend.closedStreams > closedBefore);
+  });
+
+  it('delivers the rest of a stream when the backend continues', async () => {
+    user = { username: 'alice', groups: ['system:authenticated'] };
+    backend.releaseStream = undefined;
+    const pending = request(
+      `${front.url}${GV}/namespaces/team-a/databaseinstances/stream`,
+    );
+    await waitFor(() => !!backend.releaseStream);
+    backend.releaseStream!();
+    const res = await pending;
+    expect(res.body).toBe('{"type":"ADDED"}\n{"type":"DELETED"}\n');
+  });
+
+  it('turns a backend redirect into 502', async () => {
+    const res = await request(`${front.url}${GV}/namespaces/team-a/redirect`);
+    expect(res.status).toBe(502);
+    expect(res.body).toBe(
+      'the backend attempted to redirect this request, which is not permitted',
+    );
+    expect(res.headers.location).toBeUndefined();
+  });
+
+  it('writes FailedDiscoveryCheck when discovery is refused, and answers 503 service unavailable meanwhile', async () => {
+    backend.discoveryStatus = 403;
+    try {
+      await layer.checkAvailability(`v1alpha1.${GROUP}`);
+      const c = condition(`v1alpha1.${GROUP}`);
+      expect(c).toMatchObject({
+        status: 'False',
+        reason: 'FailedDiscoveryCheck',
+      });
+      expect(c?.message).toContain(
+        `bad status from https://127.0.0.1:${backend.port}${GV}: 403`,
+      );
+      expect(layer.openapiV3Paths()).toEqual({});
+      const res = await request(
+        `${front.url}${GV}/namespaces/team-a/databaseinstances`,
+      );
+      expect(res.status).toBe(503);
+      expect(res.headers['content-type']).toMatch(/^text\/plain/);
+      expect(res.body).toBe('service unavailable\n');
+    } finally {
+      backend.discoveryStatus = 200;
+      await layer.checkAvailability(`v1alpha1.${GROUP}`);
+    }
+    expect(condition(`v1alpha1.${GROUP}`)).toMatchObject({
+      status: 'True',
+      reason: 'Passed',
+    });
+  });
+
+  it.each<
+    [
+      string,
+      Record<string, unknown> | null,
+      Record<string, unknown> | null,
+      string,
+      string,
+    ]
+  >([
+    [
+      'ServiceNotFound',
+      { namespace: 'nowhere', name: 'missing', port: 443 },
+      null,
+      'ServiceNotFound',
+      'service/missing in "nowhere" is not present',
+    ],
+    [
+      'ServicePortError',
+      { namespace: 'dbaas-system', name: 'wrong-port', port: 443 },
+      { ports: [{ port: 8443, targetPort: 1 }] },
+      'ServicePortError',
+      'service/wrong-port in "dbaas-system" is not listening on port 443',
+    ],
+  ])('writes %s', async (_, ref, svcSpec, reason, message) => {
+    const name = `v1.${reason.toLowerCase()}.example.com`;
+    if (svcSpec)
+      store.create(
+        SERVICES,
+        service(String(ref!.namespace), String(ref!.name), svcSpec),
+      );
+    store.create(
+      APISERVICES,
+      apiService(name, `${reason.toLowerCase()}.example.com`, 'v1', ref),
+    );
+    await layer.checkAvailability(name);
+    expect(condition(name)).toMatchObject({ status: 'False', reason, message });
+    const res = await request(
+      `${front.url}/apis/${reason.toLowerCase()}.example.com/v1/things`,
+    );
+    expect(res.status).toBe(503);
+  });
+
+  it('rejects a serving certificate the caBundle does not vouch for', async () => {
+    const otherCa = await createCertificateAuthority('other');
+    const name = 'v1.wrongca.example.com';
+    store.create(
+      SERVICES,
+      service('dbaas-system', 'wrongca', {
+        type: 'ExternalName',
+        externalName: '127.0.0.1',
+      }),
+    );
+    store.create(
+      APISERVICES,
+      apiService(
+        name,
+        'wrongca.example.com',
+        'v1',
+        { namespace: 'dbaas-system', name: 'wrongca', port: backend.port },
+        otherCa.certPem,
+      ),
+    );
+    await layer.checkAvailability(name);
+    expect(condition(name)).toMatchObject({
+      status: 'False',
+      reason: 'FailedDiscoveryCheck',
+    });
+  });
+
+  it('marks a local APIService (no service) available and never proxies it', async () => {
+    const name = 'v1.local.example.com';
+    store.create(
+      APISERVICES,
+      apiService(name, 'local.example.com', 'v1', null),
+    );
+    await layer.checkAvailability(name);
+    expect(condition(name)).toMatchObject({ status: 'True', reason: 'Local' });
+    expect(layer.groups().map(g => g.name)).not.toContain('local.example.com');
+  });
+
+  it('checks a new APIService as soon as it is created and follows deletions', async () => {
+    const name = 'v1beta1.dbaas.platform.dev';
+    store.create(APISERVICES, {
+      ...apiService(
+        name,
+        GROUP,
+        'v1beta1',
+        { namespace: 'dbaas-system', name: 'api', port: 443 },
+        certs.clusterCa.certPem,
+      ),
+    });
+    await waitFor(() => condition(name)?.status === 'True');
+    expect(layer.groups().find(g => g.name === GROUP)?.versions).toEqual([
+      'v1beta1',
+      'v1alpha1',
+    ]);
+    store.delete(APISERVICES, undefined, name);
+    expect(layer.groups().find(g => g.name === GROUP)?.versions).toEqual([
+      'v1alpha1',
+    ]);
+  });
+
+  it('answers 503 with the proxy error when the extension is down, then marks it unavailable', async () => {
+    const serving = await issueServingCert(certs.clusterCa, ['api.down.svc']);
+    const down = new Backend();
+    await down.start(serving, certs.frontProxyCa);
+    const name = 'v1.down.example.com';
+    store.create(
+      SERVICES,
+      service('down', 'api', { ports: [{ port: 443, targetPort: down.port }] }),
+    );
+    store.create(APISERVICES, {
+      ...apiService(
+        name,
+        'down.example.com',
+        'v1',
+        { namespace: 'down', name: 'api' },
+        certs.clusterCa.certPem,
+      ),
+    });
+    await layer.checkAvailability(name);
+    expect(condition(name)?.status).toBe('True');
+    await down.close();
+    const res = await request(`${front.url}/apis/down.example.com/v1/things`);
+    expect(res.status).toBe(503);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    expect(res.body).toMatch(/^error trying to reach service: .*ECONNREFUSED/);
+    await layer.checkAvailability(name);
+    expect(condition(name)).toMatchObject({
+      status: 'False',
+      reason: 'FailedDiscoveryCheck',
+    });
+    expect(
+      (await request(`${front.url}/apis/down.example.com/v1/things`)).body,
+    ).toBe('service unavailable\n');
+  });
+});
+
+async function waitFor(
+  predicate: () => boolean,
+  timeoutMs = 5000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise(r => setTimeout(r, 10));
+  }
+}

@@ -1,0 +1,534 @@
+import https from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
+import type { AggregationProxy, RequestInfo, UserInfo } from '../api/types';
+import type { PemKeyPair } from '../certs/types';
+import type { ObjectStore, StoreEvent, StoredObject } from '../store/types';
+import {
+  APISERVICES,
+  APIServiceCondition,
+  apiServiceSpec,
+  availableCondition,
+  SERVICES,
+} from './apiService';
+import { backendGet } from './backendGet';
+import { backendTlsOptions } from './backendTls';
+import { DiscoveryGroup, discoveryGroups } from './discoveryGroups';
+import {
+  buildProxyHeaders,
+  encodeQueryLikeGo,
+  responseHeaders,
+} from './proxyHeaders';
+import { resolveServiceTarget, ServiceTarget } from './resolveServiceTarget';
+
+/** kube-apiserver's `aggregatedDiscoveryTimeout` and availability-probe client timeout. */
+export const DISCOVERY_TIMEOUT_MS = 5000;
+/** How often every APIService is re-checked (kube: the 30 s informer resync). */
+export const DEFAULT_RESYNC_INTERVAL_MS = 30_000;
+const REDIRECT_MESSAGE =
+  'the backend attempted to redirect this request, which is not permitted';
+
+/** Options of {@link AggregationLayer}. */
+export interface AggregationLayerOptions {
+  store: ObjectStore;
+  /** The front-proxy client certificate (CN front-proxy-client) presented to every extension. */
+  frontProxyClient: PemKeyPair;
+  resyncIntervalMs?: number;
+  discoveryTimeoutMs?: number;
+  /** Logger for problems that have no caller to report to (probe and status-write failures). */
+  log?: (message: string, fields?: Record<string, unknown>) => void;
+}
+
+type Condition = Omit<APIServiceCondition, 'type' | 'lastTransitionTime'>;
+
+function hostPort(host: string, port: number): string {
+  return isIP(host) === 6 ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+function writePlain(res: ServerResponse, code: number, text: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(code, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+/** `<version>.<group>` of the APIService a path belongs to (`/apis/g/v/...` or `/openapi/v3/apis/g/v`). */
+export function apiServiceNameForPath(path: string): string | undefined {
+  const segments = path.split('?')[0].split('/').filter(Boolean);
+  if (segments[0] === 'apis' && segments.length >= 3)
+    return `${segments[2]}.${segments[1]}`;
+  if (
+    segments[0] === 'openapi' &&
+    segments[1] === 'v3' &&
+    segments[2] === 'apis' &&
+    segments.length >= 5
+  ) {
+    return `${segments[4]}.${segments[3]}`;
+  }
+  return undefined;
+}
+
+function isDiscoveryPath(path: string): boolean {
+  const segments = path.split('/').filter(Boolean);
+  return segments.length === 3 && segments[0] === 'apis';
+}
+
+/**
+ * kube-apiserver's aggregation layer (kube-aggregator) for the emulator. It follows
+ * `apiregistration.k8s.io/v1` APIServices in the store; requests under `/apis/<group>/<version>`
+ * of an APIService with `spec.service` (and its `/openapi/v3/apis/<group>/<version>` document)
+ * are proxied over TLS to the Service (see `resolveServiceTarget` for how a Service becomes an
+ * address here) with the front-proxy client certificate and `X-Remote-*` identity headers.
+ * An availability controller probes `GET /apis/<group>/<version>` as `system:kube-aggregator`
+ * and writes `status.conditions[Available]`; while that is not True requests get `503`
+ * `service unavailable`, as kube-apiserver answers them.
+ *
+ * Call {@link AggregationLayer.start} once the store has the `apiservices` and `services`
+ * resources, and {@link AggregationLayer.stop} on shutdown.
+ */
+export class AggregationLayer implements AggregationProxy {
+  private readonly store: ObjectStore;
+  private readonly frontProxy: PemKeyPair;
+  private readonly resyncIntervalMs: number;
+  private readonly discoveryTimeoutMs: number;
+  private readonly log: (
+    message: string,
+    fields?: Record<string, unknown>,
+  ) => void;
+  private readonly apiServices = new Map<string, StoredObject>();
+  private readonly openapi = new Map<
+    string,
+    Record<string, { serverRelativeURL: string }>
+  >();
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly queued = new Map<string, Promise<void>>();
+  private watch?: { stop(): void };
+  private timer?: NodeJS.Timeout;
+  private stopped = false;
+
+  constructor(options: AggregationLayerOptions) {
+    this.store = options.store;
+    this.frontProxy = options.frontProxyClient;
+    this.resyncIntervalMs =
+      options.resyncIntervalMs ?? DEFAULT_RESYNC_INTERVAL_MS;
+    this.discoveryTimeoutMs =
+      options.discoveryTimeoutMs ?? DISCOVERY_TIMEOUT_MS;
+    this.log = options.log ?? (() => {});
+  }
+
+  /** Loads the APIServices, follows store changes and starts the periodic availability checks. */
+  start(): void {
+    if (this.watch) return;
+    this.stopped = false;
+    for (const obj of this.safeList())
+      this.apiServices.set(obj.metadata.name, obj);
+    this.watch = this.store.watch(this.store.currentRV(), e => this.onEvent(e));
+    for (const name of this.apiServices.keys())
+      void this.checkAvailability(name);
+    this.timer = setInterval(() => {
+      for (const name of this.apiServices.keys())
+        void this.checkAvailability(name);
+    }, this.resyncIntervalMs);
+    this.timer.unref();
+  }
+
+  /** Stops watching and probing, and waits for checks in flight. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.watch?.stop();
+    this.watch = undefined;
+    if (this.timer) clearInterval(this.timer);
+    await Promise.allSettled([
+      ...this.running.values(),
+      ...this.queued.values(),
+    ]);
+  }
+
+  /**
+   * Runs the availability check of one APIService (or all) now and resolves once the resulting
+   * condition is written; a check already running is followed by a fresh one.
+   */
+  checkAvailability(name?: string): Promise<void> {
+    if (name === undefined) {
+      return Promise.all(
+        [...this.apiServices.keys()].map(n => this.checkAvailability(n)),
+      ).then(() => undefined);
+    }
+    return this.queued.get(name) ?? this.enqueueCheck(name);
+  }
+
+  private enqueueCheck(name: string): Promise<void> {
+    const previous = this.running.get(name) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      this.queued.delete(name);
+      this.running.set(name, next);
+      try {
+        await this.runCheck(name);
+      } catch (e) {
+        this.log('APIService availability check failed', {
+          apiService: name,
+          error: (e as Error).message,
+        });
+      } finally {
+        if (this.running.get(name) === next) this.running.delete(name);
+      }
+    });
+    this.queued.set(name, next);
+    return next;
+  }
+
+  handles(info: RequestInfo): boolean {
+    const name = apiServiceNameForPath(info.path);
+    return (
+      name !== undefined && !!apiServiceSpec(this.apiServices.get(name)).service
+    );
+  }
+
+  groups(): DiscoveryGroup[] {
+    return discoveryGroups(
+      [...this.apiServices.values()].filter(o => !!apiServiceSpec(o).service),
+    );
+  }
+
+  openapiV3Paths(): Record<string, { serverRelativeURL: string }> {
+    const out: Record<string, { serverRelativeURL: string }> = {};
+    for (const [name, paths] of this.openapi) {
+      if (availableCondition(this.apiServices.get(name))?.status === 'True')
+        Object.assign(out, paths);
+    }
+    return out;
+  }
+
+  async proxy(
+    req: IncomingMessage,
+    res: ServerResponse,
+    user: UserInfo,
+    body: Buffer | undefined,
+  ): Promise<void> {
+    const url = new URL(req.url ?? '/', 'https://localhost');
+    const rawPath = (req.url ?? '/').split('?')[0];
+    const name = apiServiceNameForPath(url.pathname);
+    const apiService = name ? this.apiServices.get(name) : undefined;
+    if (!apiService || availableCondition(apiService)?.status !== 'True') {
+      writePlain(res, 503, 'service unavailable\n');
+      return;
+    }
+    const spec = apiServiceSpec(apiService);
+    const target = this.resolve(spec);
+    if (!target.ok) {
+      writePlain(res, 503, 'service unavailable\n');
+      return;
+    }
+    const headers = buildProxyHeaders(req, user);
+    if (body !== undefined) headers['content-length'] = String(body.length);
+
+    await new Promise<void>(resolve => {
+      const upstream = https.request({
+        ...backendTlsOptions(spec, target.serverName, this.frontProxy),
+        host: target.host,
+        port: target.port,
+        method: req.method,
+        path: rawPath + encodeQueryLikeGo(url.search),
+        headers,
+      });
+      let timer: NodeJS.Timeout | undefined;
+      if (isDiscoveryPath(url.pathname)) {
+        timer = setTimeout(
+          () =>
+            upstream.destroy(
+              new Error(
+                'Timeout: request did not complete within the allowed duration',
+              ),
+            ),
+          this.discoveryTimeoutMs,
+        );
+      }
+      const finish = () => {
+        if (timer) clearTimeout(timer);
+        resolve();
+      };
+      // the client went away (e.g. a watch was cancelled): end the backend request too
+      res.on('close', () => {
+        if (!res.writableFinished) upstream.destroy();
+        finish();
+      });
+      upstream.on('error', err => {
+        if (!res.headersSent)
+          writePlain(
+            res,
+            503,
+            `error trying to reach service: ${err.message}\n`,
+          );
+        else res.destroy();
+        finish();
+      });
+      upstream.on('response', upRes => {
+        const status = upRes.statusCode ?? 502;
+        if (status >= 300 && status <= 399 && upRes.headers.location) {
+          upRes.resume();
+          writePlain(res, 502, REDIRECT_MESSAGE);
+          return;
+        }
+        res.writeHead(
+          status,
+          responseHeaders(upRes.headersDistinct as Record<string, string[]>),
+        );
+        // watches: send headers now and every chunk as it comes (pipe does not buffer)
+        res.flushHeaders();
+        upRes.on('error', () => res.destroy());
+        upRes.pipe(res);
+      });
+      if (body !== undefined) upstream.end(body);
+      else if (req.readableEnded) upstream.end();
+      else req.pipe(upstream);
+    });
+  }
+
+  private safeList(): StoredObject[] {
+    try {
+      return this.store.list(APISERVICES);
+    } catch (e) {
+      this.log('Cannot list APIServices', { error: (e as Error).message });
+      return [];
+    }
+  }
+
+  private onEvent(e: StoreEvent): void {
+    const { group, plural } = e.resource;
+    if (group === APISERVICES.group && plural === APISERVICES.plural) {
+      const name = e.object.metadata.name;
+      if (e.type === 'DELETED') {
+        this.apiServices.delete(name);
+        this.openapi.delete(name);
+        return;
+      }
+      const before = this.apiServices.get(name);
+      this.apiServices.set(name, e.object);
+      // our own status writes come back as MODIFIED events: only spec changes need a new check
+      if (
+        !before ||
+        JSON.stringify(before.spec) !== JSON.stringify(e.object.spec)
+      )
+        void this.checkAvailability(name);
+      return;
+    }
+    if (group === SERVICES.group && plural === SERVICES.plural) {
+      const { name, namespace } = e.object.metadata;
+      for (const [apiName, obj] of this.apiServices) {
+        const ref = apiServiceSpec(obj).service;
+        if (ref && ref.name === name && ref.namespace === namespace)
+          void this.checkAvailability(apiName);
+      }
+    }
+  }
+
+  private resolve(spec: ReturnType<typeof apiServiceSpec>): ServiceTarget {
+    const ref = spec.service!;
+    let service: StoredObject | undefined;
+    try {
+      service = this.store.get(SERVICES, ref.namespace, ref.name ?? '');
+    } catch (e) {
+      return {
+        ok: false,
+        reason: 'ServiceResolveError',
+        message: (e as Error).message,
+      };
+    }
+    if (!service) {
+      return {
+        ok: false,
+        reason: 'ServiceResolveError',
+        message: `service/${ref.name} in "${ref.namespace}" is not present`,
+      };
+    }
+    return resolveServiceTarget(spec, service);
+  }
+
+  private async evaluate(obj: StoredObject): Promise<Condition> {
+    const spec = apiServiceSpec(obj);
+    const ref = spec.service;
+    if (!ref)
+      return {
+        status: 'True',
+        reason: 'Local',
+        message: 'Local APIServices are always available',
+      };
+    let service: StoredObject | undefined;
+    try {
+      service = this.store.get(SERVICES, ref.namespace, ref.name ?? '');
+    } catch (e) {
+      return {
+        status: 'Unknown',
+        reason: 'ServiceAccessError',
+        message: (e as Error).message,
+      };
+    }
+    if (!service) {
+      return {
+        status: 'False',
+        reason: 'ServiceNotFound',
+        message: `service/${ref.name} in "${ref.namespace}" is not present`,
+      };
+    }
+    const target = resolveServiceTarget(spec, service);
+    if (!target.ok) {
+      return {
+        status: 'False',
+        reason:
+          target.reason === 'ServicePortError'
+            ? 'ServicePortError'
+            : 'FailedDiscoveryCheck',
+        message: target.message,
+      };
+    }
+    const url = `https://${hostPort(target.host, target.port)}/apis/${spec.group}/${spec.version}`;
+    const result = await backendGet(url, {
+      ...backendTlsOptions(spec, target.serverName, this.frontProxy),
+      headers: {
+        'X-Remote-User': 'system:kube-aggregator',
+        'X-Remote-Group': 'system:masters',
+        Accept: 'application/json',
+      },
+      timeoutMs: this.discoveryTimeoutMs,
+    });
+    if (!result.ok) {
+      return {
+        status: 'False',
+        reason: 'FailedDiscoveryCheck',
+        message: `failing or missing response from ${url}: ${result.error}`,
+      };
+    }
+    if (result.status < 200 || result.status > 299) {
+      return {
+        status: 'False',
+        reason: 'FailedDiscoveryCheck',
+        message: `failing or missing response from ${url}: bad status from ${url}: ${result.status}`,
+      };
+    }
+    return { status: 'True', reason: 'Passed', message: 'all checks passed' };
+  }
+
+  private async runCheck(name: string): Promise<void> {
+    const obj = this.apiServices.get(name);
+    if (!obj || this.stopped) return;
+    const condition = await this.evaluate(obj);
+    if (this.stopped) return;
+    this.writeCondition(name, condition);
+    if (condition.status === 'True' && apiServiceSpec(obj).service)
+      await this.refreshOpenApi(name);
+    else this.openapi.delete(name);
+  }
+
+  private writeCondition(name: string, condition: Condition): void {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      let current: StoredObject | undefined;
+      try {
+        current = this.store.get(APISERVICES, undefined, name);
+      } catch {
+        current = undefined;
+      }
+      if (!current) return;
+      const previous = availableCondition(current);
+      if (
+        previous &&
+        previous.status === condition.status &&
+        previous.reason === condition.reason &&
+        previous.message === condition.message
+      ) {
+        this.apiServices.set(name, current);
+        return;
+      }
+      const conditions = (
+        (current.status as { conditions?: APIServiceCondition[] } | undefined)
+          ?.conditions ?? []
+      ).filter(c => c?.type !== 'Available');
+      const next: APIServiceCondition = {
+        type: 'Available',
+        ...condition,
+        lastTransitionTime:
+          previous &&
+          previous.status === condition.status &&
+          previous.lastTransitionTime
+            ? previous.lastTransitionTime
+            : new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      };
+      try {
+        const updated = this.store.update(
+          APISERVICES,
+          {
+            ...current,
+            status: {
+              ...((current.status as object) ?? {}),
+              conditions: [...conditions, next],
+            },
+          },
+          { subresource: 'status' },
+        );
+        this.apiServices.set(name, updated);
+        return;
+      } catch (e) {
+        // a concurrent writer changed the object: re-read and try again
+        if ((e as { code?: number }).code !== 409) {
+          this.log('Cannot write APIService status', {
+            apiService: name,
+            error: (e as Error).message,
+          });
+          return;
+        }
+      }
+    }
+  }
+
+  private async refreshOpenApi(name: string): Promise<void> {
+    const obj = this.apiServices.get(name);
+    const spec = apiServiceSpec(obj);
+    const target = this.resolve(spec);
+    if (!target.ok) return;
+    // kube-apiserver downloads OpenAPI as system:aggregator with no groups
+    const result = await backendGet(
+      `https://${hostPort(target.host, target.port)}/openapi/v3`,
+      {
+        ...backendTlsOptions(spec, target.serverName, this.frontProxy),
+        headers: {
+          'X-Remote-User': 'system:aggregator',
+          Accept: 'application/json',
+        },
+        timeoutMs: 60_000,
+      },
+    );
+    if (!result.ok || result.status !== 200) {
+      this.openapi.delete(name);
+      if (!result.ok || result.status !== 404) {
+        this.log('Cannot download OpenAPI v3 index', {
+          apiService: name,
+          error: result.ok ? `status ${result.status}` : result.error,
+        });
+      }
+      return;
+    }
+    try {
+      const index = JSON.parse(result.body.toString('utf8')) as {
+        paths?: Record<string, { serverRelativeURL?: unknown }>;
+      };
+      const key = `apis/${spec.group}/${spec.version}`;
+      const entry = index.paths?.[key];
+      if (entry && typeof entry.serverRelativeURL === 'string')
+        this.openapi.set(name, {
+          [key]: { serverRelativeURL: entry.serverRelativeURL },
+        });
+      else this.openapi.delete(name);
+    } catch (e) {
+      this.openapi.delete(name);
+      this.log('Invalid OpenAPI v3 index', {
+        apiService: name,
+        error: (e as Error).message,
+      });
+    }
+  }
+}

@@ -1,0 +1,6 @@
+export * from './apiService';
+export * from './AggregationLayer';
+export * from './authenticationConfigMap';
+export * from './discoveryGroups';
+export * from './proxyHeaders';
+export * from './resolveServiceTarget';

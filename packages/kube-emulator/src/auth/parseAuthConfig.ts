@@ -1,0 +1,405 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parse } from 'yaml';
+import type {
+  AuthConfig,
+  AuthServiceAccount,
+  AuthUser,
+  PolicyRule,
+} from './types';
+
+/** Thrown for an invalid auth file; `problems` lists every bad key, each as `<path>: <problem>`. */
+export class AuthConfigError extends Error {
+  constructor(
+    readonly problems: string[],
+    source = 'auth config',
+  ) {
+    super(`invalid ${source}:\n  ${problems.join('\n  ')}`);
+    this.name = 'AuthConfigError';
+  }
+}
+
+type Obj = Record<string, unknown>;
+
+const USER_KEYS = ['name', 'uid', 'groups', 'tokens', 'certCN'];
+const SERVICE_ACCOUNT_KEYS = ['namespace', 'name', 'tokens'];
+const RULE_KEYS = [
+  'name',
+  'users',
+  'groups',
+  'namespaces',
+  'verbs',
+  'apiGroups',
+  'resources',
+  'resourceNames',
+  'nonResourceURLs',
+  'impersonate',
+];
+const IMPERSONATE_KEYS = [
+  'users',
+  'groups',
+  'uids',
+  'serviceAccounts',
+  'userExtras',
+];
+
+class Checker {
+  readonly problems: string[] = [];
+
+  isObject(value: unknown): value is Obj {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  }
+
+  object(value: unknown, at: string, allowed: string[]): Obj | undefined {
+    if (!this.isObject(value)) {
+      this.problems.push(`${at}: must be a mapping`);
+      return undefined;
+    }
+    for (const key of Object.keys(value)) {
+      if (!allowed.includes(key))
+        this.problems.push(
+          `${at}.${key}: unknown key (allowed: ${allowed.join(', ')})`,
+        );
+    }
+    return value;
+  }
+
+  string(value: unknown, at: string, required: boolean): string | undefined {
+    if (value === undefined || value === null) {
+      if (required) this.problems.push(`${at}: is required`);
+      return undefined;
+    }
+    if (typeof value !== 'string' || value === '') {
+      this.problems.push(`${at}: must be a non-empty string`);
+      return undefined;
+    }
+    return value;
+  }
+
+  strings(
+    value: unknown,
+    at: string,
+    opts: { required?: boolean; allowEmptyItems?: boolean } = {},
+  ): string[] {
+    if (value === undefined || value === null) {
+      if (opts.required) this.problems.push(`${at}: is required`);
+      return [];
+    }
+    if (!Array.isArray(value)) {
+      this.problems.push(`${at}: must be a list of strings`);
+      return [];
+    }
+    const out: string[] = [];
+    value.forEach((item, i) => {
+      // apiGroups uses '' for the core group, so only there is an empty string meaningful
+      if (typeof item !== 'string' || (item === '' && !opts.allowEmptyItems)) {
+        this.problems.push(`${at}[${i}]: must be a non-empty string`);
+      } else {
+        out.push(item);
+      }
+    });
+    if (opts.required && out.length === 0 && value.length === 0)
+      this.problems.push(`${at}: must not be empty`);
+    return out;
+  }
+
+  list(value: unknown, at: string): unknown[] {
+    if (value === undefined || value === null) return [];
+    if (!Array.isArray(value)) {
+      this.problems.push(`${at}: must be a list`);
+      return [];
+    }
+    return value;
+  }
+}
+
+function parseUser(
+  c: Checker,
+  value: unknown,
+  at: string,
+): AuthUser | undefined {
+  const o = c.object(value, at, USER_KEYS);
+  if (!o) return undefined;
+  const name = c.string(o.name, `${at}.name`, true);
+  const uid = c.string(o.uid, `${at}.uid`, false);
+  const certCN = c.string(o.certCN, `${at}.certCN`, false);
+  const groups = c.strings(o.groups, `${at}.groups`);
+  const tokens = c.strings(o.tokens, `${at}.tokens`);
+  if (!name) return undefined;
+  return {
+    name,
+    groups,
+    tokens,
+    ...(uid ? { uid } : {}),
+    ...(certCN ? { certCN } : {}),
+  };
+}
+
+function parseServiceAccount(
+  c: Checker,
+  value: unknown,
+  at: string,
+): AuthServiceAccount | undefined {
+  const o = c.object(value, at, SERVICE_ACCOUNT_KEYS);
+  if (!o) return undefined;
+  const namespace = c.string(o.namespace, `${at}.namespace`, true);
+  const name = c.string(o.name, `${at}.name`, true);
+  const tokens = c.strings(o.tokens, `${at}.tokens`);
+  return namespace && name ? { namespace, name, tokens } : undefined;
+}
+
+function namesOrAll(names: string[]): string[] {
+  // RBAC has no wildcard resourceName: "any name" is an empty resourceNames list.
+  return names.includes('*') ? [] : names;
+}
+
+function impersonateRules(
+  c: Checker,
+  value: unknown,
+  at: string,
+  base: Pick<PolicyRule, 'name' | 'users' | 'groups'>,
+): PolicyRule[] {
+  const o = c.object(value, at, IMPERSONATE_KEYS);
+  if (!o) return [];
+  const rule = (
+    apiGroup: string,
+    resource: string,
+    names: string[],
+    namespaces: string[] | '*' = '*',
+  ): PolicyRule => ({
+    ...base,
+    namespaces,
+    verbs: ['impersonate'],
+    apiGroups: [apiGroup],
+    resources: [resource],
+    resourceNames: namesOrAll(names),
+    nonResourceURLs: [],
+  });
+  const out: PolicyRule[] = [];
+  const users = c.strings(o.users, `${at}.users`);
+  if (users.length) out.push(rule('', 'users', users));
+  const groups = c.strings(o.groups, `${at}.groups`);
+  if (groups.length) out.push(rule('', 'groups', groups));
+  const uids = c.strings(o.uids, `${at}.uids`);
+  if (uids.length) out.push(rule('authentication.k8s.io', 'uids', uids));
+  c.strings(o.serviceAccounts, `${at}.serviceAccounts`).forEach((ref, i) => {
+    if (ref === '*') {
+      out.push(rule('', 'serviceaccounts', []));
+      return;
+    }
+    const [namespace, name, extra] = ref.split('/');
+    if (!namespace || !name || extra !== undefined) {
+      c.problems.push(
+        `${at}.serviceAccounts[${i}]: must be "<namespace>/<name>", "<namespace>/*" or "*"`,
+      );
+      return;
+    }
+    out.push(
+      rule('', 'serviceaccounts', name === '*' ? [] : [name], [namespace]),
+    );
+  });
+  if (o.userExtras !== undefined) {
+    const extras = c.object(
+      o.userExtras,
+      `${at}.userExtras`,
+      Object.keys(c.isObject(o.userExtras) ? o.userExtras : {}),
+    );
+    for (const [key, values] of Object.entries(extras ?? {})) {
+      out.push(
+        rule(
+          'authentication.k8s.io',
+          `userextras/${key}`,
+          c.strings(values, `${at}.userExtras.${key}`, { required: true }),
+        ),
+      );
+    }
+  }
+  if (out.length === 0)
+    c.problems.push(
+      `${at}: must grant at least one of ${IMPERSONATE_KEYS.join(', ')}`,
+    );
+  return out;
+}
+
+function parseRule(c: Checker, value: unknown, at: string): PolicyRule[] {
+  const o = c.object(value, at, RULE_KEYS);
+  if (!o) return [];
+  const name = c.string(o.name, `${at}.name`, true) ?? '';
+  const users = c.strings(o.users, `${at}.users`);
+  const groups = c.strings(o.groups, `${at}.groups`);
+  if (users.length === 0 && groups.length === 0)
+    c.problems.push(`${at}: needs at least one of users, groups`);
+  const base = { name, users, groups };
+
+  let namespaces: string[] | '*' = '*';
+  if (o.namespaces !== undefined && o.namespaces !== '*') {
+    namespaces = c.strings(o.namespaces, `${at}.namespaces`, {
+      required: true,
+    });
+    if (namespaces.includes('*')) namespaces = '*';
+  }
+
+  const hasImpersonate = o.impersonate !== undefined;
+  const hasGrant = [
+    'verbs',
+    'apiGroups',
+    'resources',
+    'resourceNames',
+    'nonResourceURLs',
+  ].some(k => o[k] !== undefined);
+  if (hasImpersonate && (hasGrant || o.namespaces !== undefined)) {
+    c.problems.push(
+      `${at}.impersonate: cannot be combined with verbs, apiGroups, resources, resourceNames, nonResourceURLs or namespaces in one rule`,
+    );
+    return [];
+  }
+  if (hasImpersonate)
+    return impersonateRules(c, o.impersonate, `${at}.impersonate`, base);
+
+  const verbs = c.strings(o.verbs, `${at}.verbs`, { required: true });
+  const nonResourceURLs = c.strings(o.nonResourceURLs, `${at}.nonResourceURLs`);
+  const resources = c.strings(o.resources, `${at}.resources`);
+  const apiGroups = c.strings(o.apiGroups, `${at}.apiGroups`, {
+    allowEmptyItems: true,
+  });
+  const resourceNames = c.strings(o.resourceNames, `${at}.resourceNames`);
+  if (nonResourceURLs.length > 0) {
+    if (resources.length || apiGroups.length || resourceNames.length) {
+      c.problems.push(
+        `${at}.nonResourceURLs: cannot be combined with apiGroups, resources or resourceNames`,
+      );
+    }
+    if (o.namespaces !== undefined && namespaces !== '*') {
+      c.problems.push(
+        `${at}.namespaces: nonResourceURLs rules are cluster-wide; remove namespaces`,
+      );
+    }
+    nonResourceURLs.forEach((url, i) => {
+      if (url !== '*' && !url.startsWith('/'))
+        c.problems.push(
+          `${at}.nonResourceURLs[${i}]: must start with "/" or be "*"`,
+        );
+      if (url.indexOf('*') !== -1 && url.indexOf('*') !== url.length - 1) {
+        c.problems.push(
+          `${at}.nonResourceURLs[${i}]: "*" is only allowed at the end`,
+        );
+      }
+    });
+  } else {
+    if (resources.length === 0)
+      c.problems.push(
+        `${at}: needs resources (with apiGroups) or nonResourceURLs`,
+      );
+    if (o.apiGroups === undefined)
+      c.problems.push(
+        `${at}.apiGroups: is required with resources (use "" for the core group)`,
+      );
+  }
+  return [
+    {
+      ...base,
+      namespaces,
+      verbs,
+      apiGroups,
+      resources,
+      resourceNames,
+      nonResourceURLs,
+    },
+  ];
+}
+
+/**
+ * Parses and validates the emulator's auth file. Format (every key optional unless noted):
+ *
+ * ```yaml
+ * users:                      # bearer-token and client-certificate users
+ *   - name: alice             # required; the Kubernetes user name
+ *     uid: "1001"
+ *     groups: [team-a]        # system:authenticated is always added
+ *     tokens: [alice-token]   # Authorization: Bearer alice-token
+ *     certCN: alice           # a client cert with this CN is this user
+ * serviceAccounts:            # system:serviceaccount:<namespace>:<name>, groups system:serviceaccounts(:<ns>)
+ *   - { namespace: dbaas-system, name: apiserver, tokens: [apiserver-token] }
+ * rules:                      # one Role/ClusterRole rule + its binding each
+ *   - name: team-a-edit       # required; shown in SubjectAccessReview reasons
+ *     users: [alice]          # at least one of users / groups
+ *     groups: [team-a]
+ *     namespaces: [team-a]    # list = RoleBindings; "*" or absent = ClusterRoleBinding
+ *     verbs: [get, list, watch, create, update, patch, delete]   # "*" = all
+ *     apiGroups: [dbaas.platform.dev]                              # "" = core, "*" = all
+ *     resources: [databaseinstances, databaseinstances/status]   # "*" = all; "*\/status" = that subresource of all
+ *     resourceNames: [orders-db]                                   # optional
+ *   - name: discovery
+ *     groups: [system:authenticated]
+ *     verbs: [get]
+ *     nonResourceURLs: [/apis, /apis/*]                           # trailing * = prefix
+ *   - name: backstage-impersonation
+ *     users: [system:serviceaccount:backstage:backend]
+ *     impersonate:            # the impersonate verb; "*" = any name
+ *       users: ["*"]
+ *       groups: ["*"]
+ *       uids: ["*"]
+ *       serviceAccounts: [team-a/*]
+ *       userExtras: { scopes: ["*"] }
+ * ```
+ * Throws {@link AuthConfigError} naming every bad key.
+ */
+export function parseAuthConfig(
+  text: string,
+  source = 'auth config',
+): AuthConfig {
+  let doc: unknown;
+  try {
+    doc = parse(text);
+  } catch (e) {
+    throw new AuthConfigError(
+      [`not valid YAML: ${(e as Error).message}`],
+      source,
+    );
+  }
+  const c = new Checker();
+  if (doc === null || doc === undefined) doc = {};
+  const root = c.object(doc, '$', ['users', 'serviceAccounts', 'rules']);
+  const users = c
+    .list(root?.users, 'users')
+    .map((u, i) => parseUser(c, u, `users[${i}]`))
+    .filter((u): u is AuthUser => !!u);
+  const serviceAccounts = c
+    .list(root?.serviceAccounts, 'serviceAccounts')
+    .map((s, i) => parseServiceAccount(c, s, `serviceAccounts[${i}]`))
+    .filter((s): s is AuthServiceAccount => !!s);
+  const rules = c
+    .list(root?.rules, 'rules')
+    .flatMap((r, i) => parseRule(c, r, `rules[${i}]`));
+
+  const seenTokens = new Map<string, string>();
+  const noteTokens = (tokens: string[], at: string) =>
+    tokens.forEach((t, i) => {
+      const other = seenTokens.get(t);
+      if (other)
+        c.problems.push(`${at}.tokens[${i}]: token already used by ${other}`);
+      seenTokens.set(t, at);
+    });
+  users.forEach((u, i) => noteTokens(u.tokens, `users[${i}]`));
+  serviceAccounts.forEach((s, i) =>
+    noteTokens(s.tokens, `serviceAccounts[${i}]`),
+  );
+
+  if (c.problems.length > 0) throw new AuthConfigError(c.problems, source);
+  return { users, serviceAccounts, rules };
+}
+
+/** Reads and parses an auth YAML file (see {@link parseAuthConfig}). */
+export async function loadAuthConfig(file: string): Promise<AuthConfig> {
+  return parseAuthConfig(await readFile(file, 'utf8'), file);
+}
+
+// The emulator runs from source (package main is src/index.ts), so the file is found beside it.
+// eslint-disable-next-line no-restricted-syntax
+const SOURCE_DIR = __dirname;
+
+/** The auth file shipped for the demo: admin, alice (team-a), bob (team-b), carol (viewer), the apiserver and Backstage service accounts. */
+export const DEFAULT_AUTH_CONFIG_PATH = path.resolve(
+  SOURCE_DIR,
+  '../../rbac/default.yaml',
+);

@@ -1,0 +1,4 @@
+export * from './types';
+export * from './issueCertificate';
+export * from './createCertificates';
+export * from './writeCertificates';
