@@ -55,8 +55,20 @@ describe('parseOptions', () => {
 });
 
 describe('validateOptions', () => {
-  it('accepts the defaults', () => {
-    expect(validateOptions(defaultOptions())).toEqual([]);
+  const withTls = () => ({
+    ...defaultOptions(),
+    tlsCertFile: '/c.pem',
+    tlsKeyFile: '/k.pem',
+  });
+
+  it('accepts the defaults plus a serving certificate', () => {
+    expect(validateOptions(withTls())).toEqual([]);
+  });
+
+  it('requires a serving certificate', () => {
+    const problems = validateOptions(defaultOptions());
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain('--tls-cert-file');
   });
 
   it.each([
@@ -71,13 +83,13 @@ describe('validateOptions', () => {
       { authorizationCacheTtlSeconds: -1 },
       '--authorization-webhook-cache-ttl-seconds',
     ],
-    [{ tlsCertFile: '/c.pem' }, '--tls-private-key-file'],
-    [{ tlsKeyFile: '/k.pem' }, '--tls-cert-file'],
+    [{ tlsKeyFile: undefined }, '--tls-private-key-file'],
+    [{ tlsCertFile: undefined }, '--tls-cert-file'],
     [{ bindAddress: '' }, '--bind-address'],
     [{ authenticationSkipLookup: true }, '--authentication-skip-lookup'],
   ])('%j is refused naming %s', (change, flag) => {
     const problems = validateOptions({
-      ...defaultOptions(),
+      ...withTls(),
       ...(change as object),
     });
     expect(problems).toHaveLength(1);
@@ -87,7 +99,7 @@ describe('validateOptions', () => {
   it('reports every problem at once', () => {
     expect(
       validateOptions({
-        ...defaultOptions(),
+        ...withTls(),
         securePort: -1,
         watchHistorySeconds: 1,
       }),

@@ -35,7 +35,10 @@ export function validateOptions(o: Options): string[] {
   if (!o.bindAddress) {
     problems.push('--bind-address: must not be empty');
   }
-  if (!!o.tlsCertFile !== !!o.tlsKeyFile) {
+  if (!o.tlsCertFile && !o.tlsKeyFile) {
+    // Serving certs are the deployment's job (cert-manager or the chart); no self-signed fallback.
+    problems.push('--tls-cert-file and --tls-private-key-file: required (the serving certificate, PEM)');
+  } else if (!!o.tlsCertFile !== !!o.tlsKeyFile) {
     problems.push(
       o.tlsCertFile
         ? '--tls-private-key-file: required when --tls-cert-file is set'

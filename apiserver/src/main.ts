@@ -1,0 +1,31 @@
+/* eslint-disable no-console */
+import { parseOptions } from './options/parseOptions';
+import { validateOptions } from './options/validateOptions';
+import { startApiserver } from './startApiserver';
+
+async function main() {
+  const { options, errors } = parseOptions(process.argv.slice(2), process.env);
+  const problems = [...errors, ...validateOptions(options)];
+  if (problems.length > 0) {
+    for (const p of problems) console.error(`error: ${p}`);
+    process.exit(2);
+  }
+  const running = await startApiserver(options);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.error(JSON.stringify({ level: 'info', message: 'Shutting down', signal }));
+    // Unready first so endpoints drop us, keep serving for a moment, then end watches cleanly.
+    const delay = Number(process.env.DBAAS_APISERVER_SHUTDOWN_DELAY_MS ?? 2000);
+    await running.shutdown(delay);
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch(err => {
+  console.error(JSON.stringify({ level: 'error', message: 'Start-up failed', error: String(err?.stack ?? err) }));
+  process.exit(1);
+});

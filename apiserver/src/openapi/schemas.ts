@@ -1,0 +1,294 @@
+/**
+ * The one source of truth for the DatabaseInstance / DatabaseEngine schemas served in OpenAPI v2
+ * and v3. Every field carries a description (`kubectl explain`), enums list engines, topologies and
+ * phases. Kept in step with `@internal/plugin-databases-common` types by hand.
+ */
+import {
+  DATABASE_ENGINE_KIND,
+  DATABASE_ENGINE_NAMES,
+  DATABASE_INSTANCE_KIND,
+  DATABASE_PHASES,
+  DATABASES_API_GROUP,
+  DATABASES_API_VERSION,
+  type DatabaseTopology,
+} from '@internal/plugin-databases-common';
+import { META_NAMES, metaSchemas, ref, refField } from './metaSchemas';
+import type { Schema } from './types';
+
+/** Every topology any engine offers; each engine supports a subset (see DatabaseEngine). */
+export const TOPOLOGIES = [
+  'standalone',
+  'replication',
+  'galera',
+  'innodbcluster',
+  'sentinel',
+  'cluster',
+] as const satisfies readonly DatabaseTopology[];
+
+/** Schema-name prefix: the group reversed, as Kubernetes' generator names definitions. */
+export const SCHEMA_PREFIX = `${DATABASES_API_GROUP.split('.').reverse().join('.')}.${DATABASES_API_VERSION}`;
+/** Full schema name of one of our types. */
+export const schemaName = (type: string) => `${SCHEMA_PREFIX}.${type}`;
+
+const gvk = (kind: string) => [{ group: DATABASES_API_GROUP, kind, version: DATABASES_API_VERSION }];
+const str = (description: string, extra: Schema = {}): Schema => ({ type: 'string', description, ...extra });
+const API_VERSION = str(
+  'APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values.',
+);
+const KIND = str(
+  'Kind is a string value representing the REST resource this object represents. In CamelCase.',
+);
+const quantity = (description: string) =>
+  str(`${description} A Kubernetes quantity, e.g. 500m, 1Gi.`);
+
+const own: Record<string, Schema> = {
+  [schemaName('ResourceList')]: {
+    type: 'object',
+    description: 'Amounts of compute resources.',
+    properties: {
+      cpu: quantity('CPU, in cores.'),
+      memory: quantity('Memory, in bytes.'),
+    },
+  },
+  [schemaName('ResourceRequirements')]: {
+    type: 'object',
+    description: 'Compute resources per database server (per replica).',
+    properties: {
+      limits: refField(schemaName('ResourceList'), 'Limits describes the maximum amount of compute resources allowed.', false),
+      requests: refField(schemaName('ResourceList'), 'Requests describes the minimum amount of compute resources required.', false),
+    },
+  },
+  [schemaName('StorageSpec')]: {
+    type: 'object',
+    description: 'Persistent storage per database server.',
+    properties: {
+      size: quantity('Size of the volume of each server, e.g. 10Gi. May grow, never shrink.'),
+      storageClassName: str('StorageClass of the volumes; the cluster default when empty.'),
+    },
+  },
+  [schemaName('DatabaseInstanceSpec')]: {
+    type: 'object',
+    description: 'DatabaseInstanceSpec is the desired state of a database, in the same terms for every engine.',
+    required: ['engine'],
+    properties: {
+      engine: str('Database engine; decides which operator runs the instance.', {
+        enum: [...DATABASE_ENGINE_NAMES],
+      }),
+      version: str('Engine version, e.g. "11.4"; mapped to the operator\'s image or version field. Upgrades only.'),
+      topology: str(
+        'How servers are arranged. Per engine: mariadb standalone|replication|galera, mysql innodbcluster, redis standalone|replication|sentinel|cluster, elasticsearch cluster, rabbitmq cluster.',
+        { enum: [...TOPOLOGIES] },
+      ),
+      replicas: { type: 'integer', format: 'int32', description: 'Number of database servers.' },
+      storage: refField(schemaName('StorageSpec'), 'Persistent storage of each server.', false),
+      resources: refField(schemaName('ResourceRequirements'), 'CPU and memory of each server.', false),
+      deletionProtection: {
+        type: 'boolean',
+        description: 'When true, delete is refused until this is cleared.',
+      },
+    },
+  },
+  [schemaName('SourceReference')]: {
+    type: 'object',
+    description: 'The operator object this instance is projected from.',
+    required: ['apiVersion', 'kind', 'name', 'operator'],
+    properties: {
+      apiVersion: str('apiVersion of the operator object, e.g. k8s.mariadb.com/v1alpha1.'),
+      kind: str('kind of the operator object, e.g. MariaDB.'),
+      name: str('name of the operator object (same namespace as the instance).'),
+      operator: str('Upstream operator project, e.g. mariadb-operator.'),
+    },
+  },
+  [schemaName('ReplicaStatus')]: {
+    type: 'object',
+    description: 'Replica counts as the operator reports them.',
+    properties: {
+      desired: { type: 'integer', format: 'int32', description: 'Servers wanted.' },
+      ready: { type: 'integer', format: 'int32', description: 'Servers ready to serve.' },
+    },
+  },
+  [schemaName('Endpoint')]: {
+    type: 'object',
+    description: 'A network endpoint of the database.',
+    required: ['name', 'host', 'port'],
+    properties: {
+      name: str('Role of the endpoint: primary, readonly, http, amqp, ...'),
+      host: str('DNS name inside the cluster, e.g. orders-db-primary.team-a.svc.'),
+      port: { type: 'integer', format: 'int32', description: 'TCP port.' },
+    },
+  },
+  [schemaName('SecretReference')]: {
+    type: 'object',
+    description: 'A Secret in the same namespace.',
+    required: ['name'],
+    properties: { name: str('Name of the Secret.') },
+  },
+  [schemaName('DatabaseInstanceStatus')]: {
+    type: 'object',
+    description: 'DatabaseInstanceStatus is the observed state, normalised to one lifecycle for every engine.',
+    required: ['phase', 'source'],
+    properties: {
+      phase: str(
+        'Lifecycle phase, the same for every engine. Pending: the operator has not acted yet. Provisioning: first creation under way. Ready: serving and healthy. Updating: a change is being rolled out. Degraded: serving but not healthy. Failed: not serving, or the operator reports an error. Deleting: deletion under way. Unknown: the facts do not allow a verdict.',
+        { enum: [...DATABASE_PHASES] },
+      ),
+      reason: str('Why the instance is in this phase; PascalCase, machine-readable.'),
+      message: str("Human-readable detail: the operator's own words, verbatim where it has them."),
+      conditions: {
+        type: 'array',
+        description: 'Conditions of the instance; type Ready mirrors the phase.',
+        items: { default: {}, allOf: [ref(META_NAMES.condition)] },
+        'x-kubernetes-list-map-keys': ['type'],
+        'x-kubernetes-list-type': 'map',
+      },
+      source: refField(schemaName('SourceReference'), 'The operator object this instance is projected from.'),
+      operatorStatus: {
+        type: 'object',
+        description: "The operator object's status, untouched, for humans and debugging.",
+        'x-kubernetes-preserve-unknown-fields': true,
+      },
+      version: str("Running engine version as the operator reports it (the spec's when it reports none)."),
+      replicas: refField(schemaName('ReplicaStatus'), 'Desired and ready servers.', false),
+      endpoints: {
+        type: 'array',
+        description: 'Where clients connect.',
+        items: { default: {}, allOf: [ref(schemaName('Endpoint'))] },
+        'x-kubernetes-list-type': 'atomic',
+      },
+      credentialsSecretRef: refField(schemaName('SecretReference'), 'Secret holding the credentials (read them through the connection subresource).', false),
+      observedGeneration: { type: 'integer', format: 'int64', description: 'The metadata.generation this status was computed for.' },
+    },
+  },
+  [schemaName(DATABASE_INSTANCE_KIND)]: {
+    type: 'object',
+    description:
+      'DatabaseInstance is one database of any supported engine (mariadb, mysql, redis, elasticsearch, rabbitmq), projected from the object of the operator that runs it, with one lifecycle for all engines.',
+    required: ['spec'],
+    properties: {
+      apiVersion: API_VERSION,
+      kind: KIND,
+      metadata: refField(META_NAMES.objectMeta, "Standard object's metadata. name, namespace, uid and creationTimestamp are the operator object's."),
+      spec: refField(schemaName('DatabaseInstanceSpec'), 'Desired state of the database.'),
+      status: refField(schemaName('DatabaseInstanceStatus'), 'Observed state of the database. Read-only.'),
+    },
+    'x-kubernetes-group-version-kind': gvk(DATABASE_INSTANCE_KIND),
+  },
+  [schemaName(`${DATABASE_INSTANCE_KIND}List`)]: {
+    type: 'object',
+    description: 'DatabaseInstanceList is a list of DatabaseInstance.',
+    required: ['items'],
+    properties: {
+      apiVersion: API_VERSION,
+      items: {
+        type: 'array',
+        description: 'Items is the list of DatabaseInstance.',
+        items: { default: {}, allOf: [ref(schemaName(DATABASE_INSTANCE_KIND))] },
+      },
+      kind: KIND,
+      metadata: refField(META_NAMES.listMeta, 'Standard list metadata.'),
+    },
+    'x-kubernetes-group-version-kind': gvk(`${DATABASE_INSTANCE_KIND}List`),
+  },
+  [schemaName('EngineKind')]: {
+    type: 'object',
+    description: 'One kind the operator serves.',
+    required: ['group', 'version', 'kind', 'plural', 'topologies'],
+    properties: {
+      group: str('API group of the kind.'),
+      version: str('API version of the kind.'),
+      kind: str('Kind name.'),
+      plural: str('Resource (plural) name.'),
+      topologies: { type: 'array', description: 'Topologies this kind provides.', items: { type: 'string', enum: [...TOPOLOGIES] } },
+    },
+  },
+  [schemaName('DatabaseEngineSpec')]: {
+    type: 'object',
+    description: 'What the engine offers through its operator.',
+    required: ['engine', 'operator', 'capabilityLevel', 'kinds', 'topologies', 'versions'],
+    properties: {
+      engine: str('Engine name.', { enum: [...DATABASE_ENGINE_NAMES] }),
+      operator: str('Upstream operator project.'),
+      capabilityLevel: { type: 'integer', format: 'int32', description: 'OperatorHub capability level, 1 (basic install) to 5 (auto pilot).' },
+      kinds: {
+        type: 'array',
+        description: 'Kinds the operator serves.',
+        items: { default: {}, allOf: [ref(schemaName('EngineKind'))] },
+      },
+      topologies: { type: 'array', description: 'Topologies offered.', items: { type: 'string', enum: [...TOPOLOGIES] } },
+      versions: { type: 'array', description: 'Engine versions offered.', items: { type: 'string' } },
+      defaults: {
+        type: 'object',
+        description: 'Spec defaults applied on create (a partial DatabaseInstanceSpec).',
+        'x-kubernetes-preserve-unknown-fields': true,
+      },
+    },
+  },
+  [schemaName('CRDStatus')]: {
+    type: 'object',
+    description: 'Whether one CRD of the operator is served.',
+    required: ['kind', 'group', 'installed'],
+    properties: {
+      kind: str('Kind of the CRD.'),
+      group: str('API group of the CRD.'),
+      installed: { type: 'boolean', description: 'True when the cluster serves it.' },
+    },
+  },
+  [schemaName('DatabaseEngineStatus')]: {
+    type: 'object',
+    description: 'Observed state of the engine in this cluster.',
+    required: ['installed', 'instances', 'phases'],
+    properties: {
+      installed: { type: 'boolean', description: 'True when every primary CRD of the operator is served by the cluster.' },
+      crds: {
+        type: 'array',
+        description: 'Per kind: is its CRD served.',
+        items: { default: {}, allOf: [ref(schemaName('CRDStatus'))] },
+      },
+      instances: { type: 'integer', format: 'int32', description: 'Number of instances of this engine.' },
+      phases: {
+        type: 'object',
+        description: 'Number of instances per phase.',
+        additionalProperties: { type: 'integer', format: 'int32' },
+      },
+      conditions: {
+        type: 'array',
+        description: 'Conditions of the engine.',
+        items: { default: {}, allOf: [ref(META_NAMES.condition)] },
+        'x-kubernetes-list-map-keys': ['type'],
+        'x-kubernetes-list-type': 'map',
+      },
+    },
+  },
+  [schemaName(DATABASE_ENGINE_KIND)]: {
+    type: 'object',
+    description:
+      'DatabaseEngine describes one supported database operator: whether it is installed in this cluster, the topologies and versions it offers, and how many instances it has.',
+    properties: {
+      apiVersion: API_VERSION,
+      kind: KIND,
+      metadata: refField(META_NAMES.objectMeta, "Standard object's metadata. The name is the engine."),
+      spec: refField(schemaName('DatabaseEngineSpec'), 'What the engine offers.'),
+      status: refField(schemaName('DatabaseEngineStatus'), 'Observed state in this cluster.'),
+    },
+    'x-kubernetes-group-version-kind': gvk(DATABASE_ENGINE_KIND),
+  },
+  [schemaName(`${DATABASE_ENGINE_KIND}List`)]: {
+    type: 'object',
+    description: 'DatabaseEngineList is a list of DatabaseEngine.',
+    required: ['items'],
+    properties: {
+      apiVersion: API_VERSION,
+      items: {
+        type: 'array',
+        description: 'Items is the list of DatabaseEngine.',
+        items: { default: {}, allOf: [ref(schemaName(DATABASE_ENGINE_KIND))] },
+      },
+      kind: KIND,
+      metadata: refField(META_NAMES.listMeta, 'Standard list metadata.'),
+    },
+    'x-kubernetes-group-version-kind': gvk(`${DATABASE_ENGINE_KIND}List`),
+  },
+};
+
+/** Every schema of the documents: ours plus the meta.k8s.io ones they reference. */
+export const allSchemas: Record<string, Schema> = { ...own, ...metaSchemas };

@@ -1,0 +1,36 @@
+import type { InstanceStore } from '../cache/types';
+import type { DatabaseEngine, DatabaseInstance } from '@internal/plugin-databases-common';
+import { databaseEngines, databaseInstances, type ResourceDefinition } from './resources';
+import type { KubeObject } from './encode';
+
+/** Read access to one resource's objects, whatever holds them. */
+export interface ResourceSource<T extends KubeObject> {
+  definition: ResourceDefinition<T>;
+  /** Current resourceVersion the data is consistent with. */
+  resourceVersion(): string;
+  /** Every object, or those of one namespace ('' = all), in a stable order. */
+  list(namespace: string): T[];
+  get(namespace: string, name: string): T | undefined;
+}
+
+/** `databaseinstances` from the InstanceStore. */
+export function instanceSource(store: InstanceStore): ResourceSource<DatabaseInstance> {
+  return {
+    definition: databaseInstances,
+    resourceVersion: () => store.resourceVersion(),
+    list: ns => store.list(ns || undefined),
+    get: (ns, name) => store.get(ns, name),
+  };
+}
+
+/** `databaseengines` from the InstanceStore (a handful of objects, built by the store). */
+export function engineSource(store: InstanceStore): ResourceSource<DatabaseEngine> {
+  const byName = (a: DatabaseEngine, b: DatabaseEngine) =>
+    (a.metadata.name ?? '').localeCompare(b.metadata.name ?? '');
+  return {
+    definition: databaseEngines,
+    resourceVersion: () => store.resourceVersion(),
+    list: () => [...store.engines()].sort(byName),
+    get: (_ns, name) => store.engines().find(e => e.metadata.name === name),
+  };
+}

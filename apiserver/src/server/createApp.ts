@@ -1,0 +1,313 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express from 'express';
+import {
+  DATABASES_API_GROUP,
+  DATABASES_API_VERSION,
+  type DatabaseEngine,
+  type DatabaseInstance,
+} from '@internal/plugin-databases-common';
+import type { Authenticator, Authorizer, RequestInfo, UserInfo } from '../auth/types';
+import type { InstanceStore } from '../cache/types';
+import { createMetrics, type ApiserverMetrics } from '../metrics/createMetrics';
+import { buildOpenApiV2, buildOpenApiV3 } from '../openapi/buildOpenApi';
+import { buildDiscovery, encodeDocument, type ServedResource } from './discovery';
+import { HEALTH_PATHS, healthChecks, renderHealth, sendHealth, type Readiness } from './health';
+import { ListSnapshots } from './ListSnapshots';
+import { consoleLogger, type Logger } from './logger';
+import { openapiV3Index, serveNonResource, type NonResourceDocuments } from './nonResource';
+import { splitUrl } from './queryParams';
+import { serveGet, serveList, type HandlerContext } from './readHandlers';
+import { readBody } from './readBody';
+import { getRequestInfo } from './requestInfo';
+import { engineSource, instanceSource } from './ResourceSource';
+import { sendStatusError } from './respond';
+import type { Verb } from './resources';
+import {
+  forbidden,
+  internalError,
+  methodNotSupported,
+  resourceNotFound,
+  serviceUnavailable,
+  StatusError,
+  unauthorized,
+} from './StatusError';
+import { serveWatch } from './watch';
+
+/** `version.Info` served at `/version`. */
+export interface VersionInfo {
+  major: string;
+  minor: string;
+  gitVersion: string;
+  gitCommit: string;
+  gitTreeState: string;
+  buildDate: string;
+  goVersion: string;
+  compiler: string;
+  platform: string;
+}
+
+/** Options of {@link createApp}. */
+export interface CreateAppOptions {
+  store: InstanceStore;
+  authenticator: Authenticator;
+  authorizer: Authorizer;
+  /** Feeds `/readyz` (checks appear by name; any failing one makes it 500). */
+  readiness: () => Readiness;
+  logger?: Logger;
+  /** Period of watch BOOKMARKs (default 60 s, like kube-apiserver). */
+  bookmarkIntervalMs?: number;
+  version?: Partial<VersionInfo>;
+  /** How long a request for a future resourceVersion waits before 504 (default 3 s). */
+  tooLargeWaitMs?: number;
+  /** How long continue tokens stay valid (default 5 min). */
+  continueTtlMs?: number;
+  /** Largest accepted request body (default 3 MiB, as kube-apiserver). */
+  maxBodyBytes?: number;
+}
+
+/** Handles one verb on one resource (or subresource). */
+export type VerbHandler = (ctx: HandlerContext) => Promise<void>;
+
+/** The per-resource handler table: discovery advertises exactly the verbs present here. */
+export interface ResourceHandlers {
+  served: ServedResource;
+  verbs: Partial<Record<Verb, VerbHandler>>;
+  subresources: Record<string, Partial<Record<Verb, VerbHandler>>>;
+}
+
+/** Lifecycle hooks of a created app, used by `startServer` and `main`. */
+export interface AppControl {
+  /** Makes `/readyz` fail with `[-]shutdown` (first step of a graceful shutdown). */
+  beginShutdown(): void;
+  /** Ends every open watch cleanly (clients resume elsewhere). */
+  endWatches(): void;
+  /** Number of open watches. */
+  activeWatches(): number;
+  metrics: ApiserverMetrics;
+}
+
+/** The express app with its control hooks. */
+export type DatabasesApp = express.Express & { control: AppControl };
+
+const DEFAULT_MAX_BODY = 3 * 1024 * 1024;
+
+function defaultVersion(): VersionInfo {
+  const arch: Record<string, string> = { x64: 'amd64', ia32: '386', arm64: 'arm64' };
+  return {
+    major: '0',
+    minor: '1',
+    gitVersion: 'v0.1.0',
+    gitCommit: 'unknown',
+    gitTreeState: 'unknown',
+    buildDate: '1970-01-01T00:00:00Z',
+    goVersion: `node-${process.version}`,
+    compiler: 'tsc',
+    platform: `${process.platform}/${arch[process.arch] ?? process.arch}`,
+  };
+}
+
+/**
+ * Builds the read path of the aggregated apiserver: authentication, kube-style authorization
+ * attributes, discovery, OpenAPI, get/list/watch of databaseinstances, get/list of
+ * databaseengines, Table/metadata output, health and metrics. Every error is a `metav1.Status`.
+ */
+export function createApp(options: CreateAppOptions): DatabasesApp {
+  const { store, authenticator, authorizer } = options;
+  const logger = options.logger ?? consoleLogger;
+  const tooLargeWaitMs = options.tooLargeWaitMs ?? 3000;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const metrics = createMetrics({ storeSize: () => store.list().length });
+  const watches = new Set<() => void>();
+  let shuttingDown = false;
+
+  const instances = instanceSource(store);
+  const engines = engineSource(store);
+  const instanceSnapshots = new ListSnapshots<DatabaseInstance>({ ttlMs: options.continueTtlMs });
+  const engineSnapshots = new ListSnapshots<DatabaseEngine>({ ttlMs: options.continueTtlMs });
+  const watchSettings = {
+    store,
+    definition: instances.definition,
+    registry: { add: (e: () => void) => watches.add(e), delete: (e: () => void) => watches.delete(e) },
+    metrics,
+    logger,
+    bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
+  };
+
+  // Writes come later: adding `create`, `update`, ... here is all discovery and routing need.
+  const table: Record<string, ResourceHandlers> = {};
+  const register = (
+    served: Omit<ServedResource, 'verbs' | 'subresources'>,
+    verbs: ResourceHandlers['verbs'],
+    subresources: ResourceHandlers['subresources'] = {},
+  ) => {
+    table[served.definition.plural] = {
+      served: {
+        ...served,
+        verbs: Object.keys(verbs) as Verb[],
+        subresources: Object.entries(subresources).map(([name, v]) => ({ name, verbs: Object.keys(v) as Verb[] })),
+      },
+      verbs,
+      subresources,
+    };
+  };
+  register(
+    { definition: instances.definition },
+    {
+      get: ctx => serveGet(ctx, instances),
+      list: ctx => serveList(ctx, instances, instanceSnapshots),
+      watch: ctx => serveWatch(ctx, watchSettings),
+    },
+    { status: { get: ctx => serveGet(ctx, instances) } },
+  );
+  register(
+    { definition: engines.definition },
+    { get: ctx => serveGet(ctx, engines), list: ctx => serveList(ctx, engines, engineSnapshots) },
+  );
+
+  const served = Object.values(table).map(t => t.served);
+  const openapiV3 = encodeDocument(buildOpenApiV3(served));
+  const docs: NonResourceDocuments = {
+    discovery: buildDiscovery(served),
+    openapiV2: encodeDocument(buildOpenApiV2(served)),
+    openapiV3,
+    openapiV3Index: encodeDocument(openapiV3Index(openapiV3.hash)),
+    version: encodeDocument({ ...defaultVersion(), ...options.version }),
+    metrics: async () => ({ contentType: metrics.registry.contentType, body: await metrics.registry.metrics() }),
+  };
+
+  const routeResource = async (ctx: HandlerContext) => {
+    const { info } = ctx;
+    if (info.apiGroup !== DATABASES_API_GROUP || info.apiVersion !== DATABASES_API_VERSION) throw resourceNotFound();
+    const entry = table[info.resource];
+    if (!entry || info.parts.length > 3) throw resourceNotFound();
+    // an unsynced cache would serve partial lists; clients retry 503s that carry Retry-After
+    if (!store.hasSynced()) {
+      throw serviceUnavailable('the server is currently unable to handle the request: caches not synced yet');
+    }
+    const def = entry.served.definition;
+    if (!def.namespaced && info.namespace) throw resourceNotFound();
+    if (def.namespaced && !info.namespace && ctx.pathName) throw resourceNotFound();
+    let handlers = entry.verbs;
+    let label = def.plural;
+    if (info.subresource) {
+      const sub = entry.subresources[info.subresource];
+      if (!sub) throw resourceNotFound();
+      handlers = sub;
+      label = `${def.plural}/${info.subresource}`;
+    }
+    const allNamespaces = def.namespaced && !info.namespace;
+    const handler = handlers[info.verb as Verb];
+    if (!handler || (allNamespaces && info.verb !== 'list' && info.verb !== 'watch')) {
+      throw methodNotSupported(label, info.verb || ctx.req.method?.toLowerCase() || '');
+    }
+    await handler(ctx);
+  };
+
+  const authorize = async (user: UserInfo, info: RequestInfo) => {
+    // system:masters is never asked about, as in kube-apiserver
+    if (user.groups.includes('system:masters')) return;
+    let decision;
+    try {
+      decision = await authorizer.authorize(user, info);
+    } catch (e) {
+      if (e instanceof StatusError) throw e;
+      logger.error('Authorization failed', { path: info.path, verb: info.verb, error: String(e) });
+      throw internalError(`authorization check failed: ${(e as Error)?.message ?? e}`);
+    }
+    if (!decision.allowed) {
+      throw forbidden({ ...info, user: user.username, reason: decision.reason });
+    }
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams) => {
+    if ((req.method === 'GET' || req.method === 'HEAD') && HEALTH_PATHS.has(path)) {
+      const endpoint = path.slice(1) as 'healthz' | 'livez' | 'readyz';
+      const result = renderHealth(endpoint, healthChecks(endpoint, options.readiness, shuttingDown), query);
+      if (result.failed.length) {
+        logger.warn(`${endpoint} check failed`, { failed: result.failed.map(c => `${c.name}: ${c.message ?? ''}`) });
+      }
+      sendHealth(res, result);
+      return undefined;
+    }
+    let user: UserInfo;
+    try {
+      user = await authenticator.authenticate(req);
+    } catch (e) {
+      if (e instanceof StatusError) throw e;
+      logger.warn('Authentication failed', { error: String(e) });
+      throw unauthorized();
+    }
+    const info = getRequestInfo(req.method ?? 'GET', path, query);
+    (res as ServerResponse & { requestInfo?: RequestInfo }).requestInfo = info;
+    await authorize(user, info);
+
+    // bodies are read here so every verb shares the 413 (the write handlers take ctx.body)
+    const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readBody(req, maxBodyBytes);
+
+    if (!info.isResourceRequest) {
+      const health = /^\/(readyz|livez|healthz)\/([^/]+)$/.exec(path);
+      if (health) {
+        const endpoint = health[1] as 'healthz' | 'livez' | 'readyz';
+        const check = healthChecks(endpoint, options.readiness, shuttingDown).find(c => c.name === health[2]);
+        if (!check) throw resourceNotFound();
+        sendHealth(res, check.ok ? { code: 200, body: 'ok' } : { code: 500, body: `internal server error: ${check.message ?? 'failed'}\n` });
+        return undefined;
+      }
+      await serveNonResource(req, res, path, query, docs);
+      return undefined;
+    }
+    await routeResource({ req, res, info, query, pathName: info.parts[1] ?? '', tooLargeWaitMs, body });
+    return undefined;
+  };
+
+  const app = express() as DatabasesApp;
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', false);
+
+  app.use((req, res, next) => {
+    const started = process.hrtime.bigint();
+    const { path, query } = splitUrl(req.originalUrl ?? req.url);
+    res.on('close', () => {
+      const info = (res as ServerResponse & { requestInfo?: RequestInfo }).requestInfo;
+      const verb = info?.verb ?? (req.method ?? '').toLowerCase();
+      const labels = { verb, resource: info?.resource ?? '', subresource: info?.subresource ?? '' };
+      metrics.requests.inc({ ...labels, code: String(res.statusCode) });
+      if (verb !== 'watch') {
+        metrics.requestDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+      }
+    });
+    handle(req, res, path, query).catch(next);
+  });
+
+  app.use((err: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    let status: StatusError;
+    if (err instanceof StatusError) {
+      status = err;
+    } else {
+      logger.error('Request failed', {
+        method: req.method,
+        url: req.originalUrl,
+        error: String((err as Error)?.stack ?? err),
+      });
+      status = internalError((err as Error)?.message ?? String(err));
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    // an unread request body (413) would otherwise keep the connection busy
+    if (status.code === 413) res.setHeader('Connection', 'close');
+    sendStatusError(res, status);
+  });
+
+  app.control = {
+    beginShutdown: () => {
+      shuttingDown = true;
+    },
+    endWatches: () => [...watches].forEach(end => end()),
+    activeWatches: () => watches.size,
+    metrics,
+  };
+  return app;
+}

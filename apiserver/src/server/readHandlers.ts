@@ -1,0 +1,177 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DATABASES_GROUP_VERSION } from '@internal/plugin-databases-common';
+import type { RequestInfo } from '../auth/types';
+import { buildTable, encodeTable } from '../table/buildTable';
+import { encodeObject, encodePartialObjectMetadata, toPartialObjectMetadata, type KubeObject } from './encode';
+import { matchesFields, type FieldRequirement } from './fieldSelector';
+import { matchesLabels, type LabelRequirement } from './labelSelector';
+import { parseIncludeObject, parseListOptions, type ListOptions } from './listOptions';
+import { decodeContinue, encodeContinue, type ListSnapshots } from './ListSnapshots';
+import { negotiateOutput, type OutputFormat } from './negotiate';
+import { sendEncoded } from './respond';
+import type { ResourceDefinition } from './resources';
+import type { ResourceSource } from './ResourceSource';
+import { parseResourceVersion, waitForResourceVersion } from './resourceVersion';
+import { badRequest, expired, notFound } from './StatusError';
+
+/** What a read handler gets from the router. */
+export interface HandlerContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  info: RequestInfo;
+  query: URLSearchParams;
+  /** Name from the URL path (not one pinned by a field selector); '' for collections. */
+  pathName: string;
+  /** How long a request for a future resourceVersion waits before its 504. */
+  tooLargeWaitMs: number;
+  /** Request body (read with the size limit) for methods other than GET/HEAD. */
+  body?: Buffer;
+}
+
+/** A predicate for "this object is in the request's namespace and matches its selectors". */
+export function objectMatcher<T extends KubeObject>(
+  def: ResourceDefinition<T>,
+  namespace: string,
+  labels: LabelRequirement[],
+  fields: FieldRequirement[],
+): (obj: T) => boolean {
+  return obj =>
+    (!namespace || obj.metadata.namespace === namespace) &&
+    (labels.length === 0 || matchesLabels(labels, obj.metadata.labels)) &&
+    (fields.length === 0 || matchesFields(fields, def.fieldsOf(obj)));
+}
+
+/** Waits for `rv` when it is ahead of the source (GET/LIST "not older than"). */
+async function ensureNotOlderThan(ctx: HandlerContext, source: ResourceSource<any>, rv: string) {
+  const wanted = parseResourceVersion(rv);
+  if (BigInt(source.resourceVersion() || '0') < wanted) {
+    await waitForResourceVersion(() => source.resourceVersion(), wanted, ctx.tooLargeWaitMs);
+  }
+  return wanted;
+}
+
+/** Encodes one object per the negotiated format. */
+function encodeSingle<T extends KubeObject>(
+  ctx: HandlerContext,
+  def: ResourceDefinition<T>,
+  obj: T,
+  format: OutputFormat,
+): string {
+  const t = format.transform;
+  if (t?.kind === 'Table') {
+    return JSON.stringify(
+      buildTable({
+        printer: def.printer,
+        objects: [obj],
+        version: t.version,
+        includeObject: parseIncludeObject(ctx.query),
+        metadataOf: o => toPartialObjectMetadata(o, t.version),
+        listMeta: { resourceVersion: obj.metadata.resourceVersion },
+      }),
+    );
+  }
+  if (t?.kind === 'PartialObjectMetadata') return encodePartialObjectMetadata(obj, t.version);
+  return encodeObject(obj);
+}
+
+/** GET of one object (also its `status` subresource, which returns the whole object). */
+export async function serveGet<T extends KubeObject>(ctx: HandlerContext, source: ResourceSource<T>) {
+  const format = negotiateOutput(ctx.req.headers.accept, 'object');
+  const rv = ctx.query.get('resourceVersion');
+  if (rv && rv !== '0') await ensureNotOlderThan(ctx, source, rv);
+  const obj = source.get(ctx.info.namespace, ctx.pathName);
+  if (!obj) throw notFound(source.definition.plural, ctx.pathName);
+  sendEncoded(ctx.res, 200, encodeSingle(ctx, source.definition, obj, format), format);
+}
+
+/** Encodes a list page per the negotiated format, from pre-encoded items where possible. */
+function encodeList<T extends KubeObject>(
+  ctx: HandlerContext,
+  def: ResourceDefinition<T>,
+  items: T[],
+  listMeta: { resourceVersion: string; continue?: string; remainingItemCount?: number },
+  format: OutputFormat,
+): string {
+  const t = format.transform;
+  if (t?.kind === 'Table') {
+    return encodeTable({
+      printer: def.printer,
+      objects: items,
+      version: t.version,
+      includeObject: parseIncludeObject(ctx.query),
+      encodedMetadataOf: o => encodePartialObjectMetadata(o, t.version),
+      encodedObjectOf: o => encodeObject(o),
+      listMeta,
+    });
+  }
+  const meta = JSON.stringify(listMeta);
+  if (t?.kind === 'PartialObjectMetadataList') {
+    const encoded = items.map(o => encodePartialObjectMetadata(o, t.version));
+    return `{"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/${t.version}","metadata":${meta},"items":[${encoded.join(',')}]}`;
+  }
+  const encoded = items.map(o => encodeObject(o));
+  return `{"apiVersion":"${DATABASES_GROUP_VERSION}","kind":"${def.listKind}","metadata":${meta},"items":[${encoded.join(',')}]}`;
+}
+
+/**
+ * LIST with selectors, limit/continue from a consistent snapshot and the resourceVersion
+ * semantics of contract §6.5 (Most Recent / Any / Not older than / Exact).
+ */
+export async function serveList<T extends KubeObject>(
+  ctx: HandlerContext,
+  source: ResourceSource<T>,
+  snapshots: ListSnapshots<T>,
+  parsed?: ListOptions,
+) {
+  const def = source.definition;
+  const opts = parsed ?? parseListOptions(ctx.query, def.fieldSelectors);
+  const format = negotiateOutput(ctx.req.headers.accept, 'list');
+  // snapshots are only reused by requests for the same list (resource, namespace, selectors)
+  const key = JSON.stringify([def.plural, ctx.info.namespace, ctx.query.get('labelSelector') ?? '', ctx.query.get('fieldSelector') ?? '']);
+  const rv = opts.resourceVersion;
+
+  let snapshotRv: string;
+  let items: T[];
+  let offset = 0;
+  let limit = opts.limit !== undefined && opts.limit > 0 ? opts.limit : undefined;
+
+  if (opts.continueToken) {
+    if (rv && rv !== '0') throw badRequest('specifying resource version is not allowed when using continue');
+    const token = decodeContinue(opts.continueToken);
+    const snap = snapshots.resume(token, key);
+    snapshotRv = snap.rv;
+    items = snap.items;
+    offset = token.o;
+  } else {
+    // exact semantics: an explicit Exact, or a paginated list from a given RV
+    const exact = rv && rv !== '0' && (opts.resourceVersionMatch === 'Exact' || (!opts.resourceVersionMatch && limit !== undefined));
+    if (rv && rv !== '0') await ensureNotOlderThan(ctx, source, rv);
+    if (rv === '0') limit = undefined; // like the watch cache: "Any" lists are not paginated
+    const current = source.resourceVersion() || '0';
+    if (exact && BigInt(rv) !== BigInt(current)) {
+      const kept = snapshots.findAt(key, BigInt(rv).toString());
+      if (!kept) throw expired('The resourceVersion for the provided list is too old.');
+      snapshotRv = BigInt(rv).toString();
+      items = kept;
+    } else {
+      snapshotRv = current;
+      const matches = objectMatcher(def, ctx.info.namespace, opts.labelSelector, opts.fieldSelector);
+      const all = source.list(ctx.info.namespace);
+      items = opts.labelSelector.length || opts.fieldSelector.length ? all.filter(matches) : all;
+    }
+  }
+
+  const listMeta: { resourceVersion: string; continue?: string; remainingItemCount?: number } = {
+    resourceVersion: snapshotRv,
+  };
+  let page = offset === 0 ? items : items.slice(offset);
+  if (limit !== undefined && page.length > limit) {
+    const id = opts.continueToken
+      ? decodeContinue(opts.continueToken).s
+      : snapshots.save(key, snapshotRv, items);
+    page = page.slice(0, limit);
+    listMeta.continue = encodeContinue({ rv: snapshotRv, s: id, o: offset + limit });
+    listMeta.remainingItemCount = items.length - offset - limit;
+  }
+  sendEncoded(ctx.res, 200, encodeList(ctx, def, page, listMeta, format), format);
+}

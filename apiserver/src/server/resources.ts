@@ -1,0 +1,78 @@
+import {
+  DATABASE_ENGINE_KIND,
+  DATABASE_ENGINE_PLURAL,
+  DATABASE_ENGINE_SINGULAR,
+  DATABASE_INSTANCE_KIND,
+  DATABASE_INSTANCE_PLURAL,
+  DATABASE_INSTANCE_SHORT_NAMES,
+  DATABASE_INSTANCE_SINGULAR,
+  DATABASES_CATEGORY,
+  type DatabaseEngine,
+  type DatabaseInstance,
+} from '@internal/plugin-databases-common';
+import { engineTablePrinter } from '../table/engineTablePrinter';
+import { instanceTablePrinter } from '../table/instanceTablePrinter';
+import type { TablePrinter } from '../table/types';
+
+/** A Kubernetes verb as RBAC and discovery name it. */
+export type Verb =
+  | 'get'
+  | 'list'
+  | 'watch'
+  | 'create'
+  | 'update'
+  | 'patch'
+  | 'delete'
+  | 'deletecollection';
+
+/** Static description of one served resource: names, scope and how it prints and filters. */
+export interface ResourceDefinition<T = unknown> {
+  plural: string;
+  singular: string;
+  kind: string;
+  listKind: string;
+  namespaced: boolean;
+  shortNames?: string[];
+  categories?: string[];
+  description: string;
+  /** Fields usable in `fieldSelector`, with their values for one object. */
+  fieldSelectors: readonly string[];
+  fieldsOf(obj: T): Record<string, string>;
+  printer: TablePrinter<T>;
+}
+
+/** `databaseinstances`: namespaced. Field selectors beyond metadata.* are `spec.engine` and `status.phase`. */
+export const databaseInstances: ResourceDefinition<DatabaseInstance> = {
+  plural: DATABASE_INSTANCE_PLURAL,
+  singular: DATABASE_INSTANCE_SINGULAR,
+  kind: DATABASE_INSTANCE_KIND,
+  listKind: `${DATABASE_INSTANCE_KIND}List`,
+  namespaced: true,
+  shortNames: [...DATABASE_INSTANCE_SHORT_NAMES],
+  categories: [DATABASES_CATEGORY],
+  description:
+    'DatabaseInstance is one database of any supported engine, projected from the object of the operator that runs it.',
+  fieldSelectors: ['metadata.name', 'metadata.namespace', 'spec.engine', 'status.phase'],
+  fieldsOf: o => ({
+    'metadata.name': o.metadata.name ?? '',
+    'metadata.namespace': o.metadata.namespace ?? '',
+    'spec.engine': o.spec?.engine ?? '',
+    'status.phase': o.status?.phase ?? '',
+  }),
+  printer: instanceTablePrinter,
+};
+
+/** `databaseengines`: cluster-scoped, one per supported operator. */
+export const databaseEngines: ResourceDefinition<DatabaseEngine> = {
+  plural: DATABASE_ENGINE_PLURAL,
+  singular: DATABASE_ENGINE_SINGULAR,
+  kind: DATABASE_ENGINE_KIND,
+  listKind: `${DATABASE_ENGINE_KIND}List`,
+  namespaced: false,
+  categories: [DATABASES_CATEGORY],
+  description:
+    'DatabaseEngine describes one supported database operator: whether it is installed, what it offers and how many instances it runs.',
+  fieldSelectors: ['metadata.name', 'metadata.namespace'],
+  fieldsOf: o => ({ 'metadata.name': o.metadata.name ?? '', 'metadata.namespace': '' }),
+  printer: engineTablePrinter,
+};

@@ -1,0 +1,160 @@
+import { readFileSync } from 'node:fs';
+import { adapters as allAdapters } from './adapters/registry';
+import type { OperatorAdapter } from './adapters/types';
+import {
+  DelegatingAuthenticator,
+  KubeSubjectAccessReviewer,
+  KubeTokenReviewer,
+  RequestHeaderConfigSource,
+  StaticRequestHeaderConfig,
+  SubjectAccessReviewAuthorizer,
+  kubeConfigMapReader,
+  parseRequestHeaderConfig,
+  type RequestHeaderConfig,
+  type RequestHeaderConfigProvider,
+  type RequestHeaderOverrides,
+} from './auth';
+import { InformerInstanceStore } from './cache';
+import { createKubeConfig, kubeInformerFactory } from './kube';
+import type { Options } from './options/Options';
+import { createApp, type DatabasesApp } from './server/createApp';
+import { consoleLogger, type Logger } from './server/logger';
+import { startServer } from './server/startServer';
+
+/** A running apiserver (what `main` and the tests hold). */
+export interface RunningApiserver {
+  port: number;
+  app: DatabasesApp;
+  store: InformerInstanceStore;
+  /** Graceful shutdown (contract §10.6): unready, keep serving `delayMs`, end watches, close. */
+  shutdown(delayMs?: number): Promise<void>;
+}
+
+function overridesFrom(options: Options): RequestHeaderOverrides {
+  const rh = options.requestheader;
+  return {
+    ...(rh.clientCaFile ? { requestHeaderClientCaPem: readFileSync(rh.clientCaFile, 'utf8') } : {}),
+    ...(rh.allowedNames ? { allowedNames: rh.allowedNames } : {}),
+    ...(rh.usernameHeaders ? { usernameHeaders: rh.usernameHeaders } : {}),
+    ...(rh.groupHeaders ? { groupHeaders: rh.groupHeaders } : {}),
+    ...(rh.extraHeadersPrefix ? { extraHeaderPrefixes: rh.extraHeadersPrefix } : {}),
+    ...(rh.uidHeaders ? { uidHeaders: rh.uidHeaders } : {}),
+    ...(options.clientCaFile ? { clientCaPem: readFileSync(options.clientCaFile, 'utf8') } : {}),
+  };
+}
+
+/** PEM trust anchors offered to TLS clients so they pick the right client certificate. */
+function clientCaBundle(config: RequestHeaderConfig | undefined): string | undefined {
+  if (!config) return undefined;
+  const pems = [...config.requestHeaderCAs, ...config.clientCAs].map(c => c.toString());
+  return pems.length ? pems.join('\n') : undefined;
+}
+
+/**
+ * Wires the apiserver from validated options: kubeconfig → delegated authn/authz → informer
+ * cache over every adapter → HTTP app → HTTPS server.
+ */
+export async function startApiserver(
+  options: Options,
+  deps: { logger?: Logger; adapters?: readonly OperatorAdapter[]; bookmarkIntervalMs?: number } = {},
+): Promise<RunningApiserver> {
+  const logger = deps.logger ?? consoleLogger;
+  const kc = createKubeConfig({ kubeconfig: options.kubeconfig });
+
+  let headerConfig: RequestHeaderConfigProvider & { problems?: () => string[] };
+  let source: RequestHeaderConfigSource | undefined;
+  if (options.authenticationSkipLookup) {
+    headerConfig = new StaticRequestHeaderConfig(
+      parseRequestHeaderConfig(undefined, overridesFrom(options)),
+    );
+  } else {
+    source = new RequestHeaderConfigSource({
+      read: kubeConfigMapReader(kc),
+      overrides: overridesFrom(options),
+      refreshIntervalMs: options.authenticationConfigRefreshSeconds * 1000,
+      logger,
+    });
+    await source.start();
+    headerConfig = source;
+  }
+
+  const authenticator = new DelegatingAuthenticator({
+    config: headerConfig,
+    tokenReviewer: options.disableTokenReview ? undefined : new KubeTokenReviewer(kc),
+    tokenCacheTtlMs: options.authenticationCacheTtlSeconds * 1000,
+    logger,
+  });
+  const authorizer = new SubjectAccessReviewAuthorizer({
+    reviewer: new KubeSubjectAccessReviewer(kc),
+    cacheTtlMs: options.authorizationCacheTtlSeconds * 1000,
+  });
+
+  const store = new InformerInstanceStore({
+    adapters: deps.adapters ?? allAdapters,
+    informerFactory: kubeInformerFactory(kc),
+    historyMaxEvents: options.watchHistorySize,
+    historyMaxAgeSeconds: options.watchHistorySeconds,
+    logger,
+  });
+  store.start();
+
+  let shuttingDown = false;
+  const app = createApp({
+    store,
+    authenticator,
+    authorizer,
+    logger,
+    bookmarkIntervalMs: deps.bookmarkIntervalMs,
+    readiness: () => {
+      const authProblems = source?.problems() ?? [];
+      const storeProblems = store.problems();
+      const checks = [
+        {
+          name: 'authentication-config',
+          ok: authProblems.length === 0,
+          message: authProblems.join('; '),
+        },
+        {
+          name: 'informer-sync',
+          ok: store.hasSynced(),
+          message: store.hasSynced() ? undefined : 'caches not synced yet',
+        },
+        {
+          name: 'informers',
+          ok: storeProblems.length === 0,
+          message: storeProblems.join('; '),
+        },
+      ];
+      return { ready: !shuttingDown && checks.every(c => c.ok), checks };
+    },
+  });
+
+  const tlsCert = readFileSync(options.tlsCertFile!, 'utf8');
+  const tlsKey = readFileSync(options.tlsKeyFile!, 'utf8');
+  const server = await startServer({
+    app,
+    tls: { cert: tlsCert, key: tlsKey, clientCa: clientCaBundle(headerConfig.current()) },
+    port: options.securePort,
+    host: options.bindAddress,
+  });
+  // CA rotation: offer the new trust anchors without a restart (contract §12 #4).
+  source?.onChange(config => {
+    const ca = clientCaBundle(config);
+    server.server.setSecureContext({ cert: tlsCert, key: tlsKey, ...(ca ? { ca } : {}) });
+  });
+  logger.info('Serving', { port: server.port });
+
+  return {
+    port: server.port,
+    app,
+    store,
+    async shutdown(delayMs = 0) {
+      shuttingDown = true;
+      app.control.beginShutdown();
+      if (delayMs > 0) await new Promise(r => setTimeout(r, delayMs));
+      await server.close();
+      store.stop();
+      source?.stop();
+    },
+  };
+}
