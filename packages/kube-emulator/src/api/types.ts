@@ -45,9 +45,25 @@ export interface Authorizer {
  */
 export interface AggregationProxy {
   handles(info: RequestInfo): boolean;
-  proxy(req: IncomingMessage, res: ServerResponse, user: UserInfo, body: Buffer | undefined): Promise<void>;
+  proxy(
+    req: IncomingMessage,
+    res: ServerResponse,
+    user: UserInfo,
+    body: Buffer | undefined,
+  ): Promise<void>;
   /** Groups registered by APIServices, merged into `/apis`. */
-  groups(): Array<{ name: string; versions: string[]; preferredVersion: string }>;
+  groups(): Array<{
+    name: string;
+    versions: string[];
+    preferredVersion: string;
+  }>;
+  /**
+   * The `/openapi/v3` index entries (`apis/<group>/<version>` → `serverRelativeURL`) of available
+   * extension servers, fetched as `system:aggregator`, for the server to merge into its own
+   * `/openapi/v3` index. The GV documents themselves are proxied (`handles` claims
+   * `/openapi/v3/apis/<group>/<version>`).
+   */
+  openapiV3Paths?(): Record<string, { serverRelativeURL: string }>;
 }
 
 /**

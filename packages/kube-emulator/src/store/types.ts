@@ -38,7 +38,14 @@ export interface ResourceDefinition extends ResourceKey {
   /** For CRDs: the openAPIV3Schema of this version (validated with ajv). */
   schema?: unknown;
   /** CRD additionalPrinterColumns for this version (Table output). */
-  printerColumns?: Array<{ name: string; type: string; jsonPath: string; description?: string; priority?: number; format?: string }>;
+  printerColumns?: Array<{
+    name: string;
+    type: string;
+    jsonPath: string;
+    description?: string;
+    priority?: number;
+    format?: string;
+  }>;
 }
 
 export type StoreEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -78,10 +85,18 @@ export interface ObjectStore {
   removeResource(key: ResourceKey): void;
   resource(key: ResourceKey): ResourceDefinition | undefined;
   resources(): ResourceDefinition[];
-  get(key: ResourceKey, namespace: string | undefined, name: string): StoredObject | undefined;
+  get(
+    key: ResourceKey,
+    namespace: string | undefined,
+    name: string,
+  ): StoredObject | undefined;
   list(key: ResourceKey, namespace?: string): StoredObject[];
   /** Validates (CRD schema), sets uid/creationTimestamp/generation/resourceVersion; 409 when it exists. */
-  create(key: ResourceKey, obj: Record<string, unknown>, opts?: { dryRun?: boolean }): StoredObject;
+  create(
+    key: ResourceKey,
+    obj: Record<string, unknown>,
+    opts?: { dryRun?: boolean },
+  ): StoredObject;
   /**
    * Replaces the object (or only its status when `subresource === 'status'`). A non-empty
    * metadata.resourceVersion that differs from the stored one is a 409 Conflict.
@@ -96,8 +111,23 @@ export interface ObjectStore {
     key: ResourceKey,
     namespace: string | undefined,
     name: string,
-    opts?: { preconditions?: { uid?: string; resourceVersion?: string }; dryRun?: boolean },
+    opts?: {
+      preconditions?: { uid?: string; resourceVersion?: string };
+      dryRun?: boolean;
+    },
   ): StoredObject;
   /** All events with rv > fromRV from history, then live events, in order. Throws StoreError 410 if too old. */
-  watch(fromRV: number | undefined, onEvent: (e: StoreEvent) => void): { stop(): void };
+  watch(
+    fromRV: number | undefined,
+    onEvent: (e: StoreEvent) => void,
+  ): { stop(): void };
+  /**
+   * Optional: the objects of a resource as they were at `rv` (for Exact-resourceVersion lists and
+   * consistent continue tokens). Throws StoreError 410 when `rv` is older than the history.
+   */
+  listAt?(
+    key: ResourceKey,
+    namespace: string | undefined,
+    rv: number,
+  ): StoredObject[];
 }

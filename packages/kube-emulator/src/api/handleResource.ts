@@ -1,0 +1,667 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseYaml } from 'yaml';
+import { qualifiedResource } from '../store/storeErrors';
+import { pruneUnknownFields } from '../store/structuralSchema';
+import type {
+  ObjectStore,
+  ResourceDefinition,
+  StoredObject,
+} from '../store/types';
+import { StoreError } from '../store/types';
+import { decodeProtobufObject, PROTOBUF } from './decodeProtobuf';
+import { matchesFields } from './fieldSelector';
+import { matchesLabels } from './labelSelector';
+import {
+  decodeContinue,
+  encodeContinue,
+  type ListOptions,
+  parseListOptions,
+} from './listOptions';
+import { negotiateOutput, type OutputTarget } from './negotiate';
+import {
+  applyPatch,
+  JSON_PATCH,
+  MERGE_PATCH,
+  STRATEGIC_MERGE_PATCH,
+} from './patchObject';
+import { queryBool } from './queryBool';
+import { errors, writeJson } from './status';
+import {
+  type IncludeObject,
+  parseIncludeObject,
+  partialObjectMetadata,
+  toTable,
+} from './table';
+import type { RequestInfo } from './types';
+import { waitForResourceVersion } from './waitForResourceVersion';
+import { type WatchContext, watchResource } from './watchResource';
+
+/** Dependencies of the generic resource handlers. */
+export interface ResourceHandlerContext extends WatchContext {
+  store: ObjectStore;
+}
+
+type Obj = Record<string, any>;
+
+interface Call {
+  req: IncomingMessage;
+  res: ServerResponse;
+  info: RequestInfo;
+  def: ResourceDefinition;
+  /** Namespace the request is scoped to (undefined for cluster-scoped kinds and all-namespaces requests). */
+  namespace: string | undefined;
+  query: URLSearchParams;
+  body: Buffer | undefined;
+  ctx: ResourceHandlerContext;
+}
+
+const gvOf = (def: ResourceDefinition) =>
+  def.group ? `${def.group}/${def.version}` : def.version;
+
+/**
+ * Serves a resource request (contract §6–§8) for any resource the store defines: get, list,
+ * watch, create, update, patch, delete, deletecollection and the status subresource.
+ * Throws StoreErrors; the caller turns them into Status responses.
+ */
+export async function handleResource(
+  req: IncomingMessage,
+  res: ServerResponse,
+  info: RequestInfo,
+  body: Buffer | undefined,
+  ctx: ResourceHandlerContext,
+): Promise<void> {
+  const def = ctx.store.resource({
+    group: info.apiGroup,
+    version: info.apiVersion,
+    plural: info.resource,
+  });
+  if (!def) throw errors.notFoundPath();
+  const isNamespaceKind = def.group === '' && def.plural === 'namespaces';
+  // `/api/v1/namespaces/x` is the namespace object x, not "namespaces in namespace x".
+  const namespace = def.namespaced ? info.namespace || undefined : undefined;
+  if (
+    !def.namespaced &&
+    info.namespace &&
+    (!isNamespaceKind || info.namespace !== info.name)
+  )
+    throw errors.notFoundPath();
+  if (
+    info.subresource &&
+    !(info.subresource === 'status' && def.statusSubresource)
+  )
+    throw errors.notFoundPath();
+  const query = new URL(req.url ?? '/', 'https://localhost').searchParams;
+  const call: Call = { req, res, info, def, namespace, query, body, ctx };
+  const qualified = qualifiedResource(def);
+
+  switch (info.verb) {
+    case 'get':
+      return getOne(call);
+    case 'list':
+      return list(call);
+    case 'watch':
+      return watch(call);
+    case 'create':
+      if (info.name || (def.namespaced && !namespace))
+        throw errors.methodNotAllowed('create', qualified);
+      return create(call);
+    case 'update':
+      return update(call);
+    case 'patch':
+      return patch(call);
+    case 'delete':
+      if (info.subresource) throw errors.methodNotAllowed('delete', qualified);
+      return deleteOne(call);
+    case 'deletecollection':
+      if (def.namespaced && !namespace)
+        throw errors.methodNotAllowed('deletecollection', qualified);
+      return deleteCollection(call);
+    default:
+      throw errors.methodNotAllowed(
+        info.verb || call.req.method?.toLowerCase() || '',
+        qualified,
+      );
+  }
+}
+
+const notFound = (call: Call) =>
+  new StoreError(
+    404,
+    'NotFound',
+    `${qualifiedResource(call.def)} "${call.info.name}" not found`,
+    {
+      name: call.info.name,
+      group: call.def.group,
+      kind: call.def.plural,
+    },
+  );
+
+function respondObject(
+  call: Call,
+  code: number,
+  obj: StoredObject,
+  output: OutputTarget,
+  headers: Record<string, string> = {},
+) {
+  if (output === 'PartialObjectMetadataList') {
+    throw new StoreError(
+      406,
+      'NotAcceptable',
+      `you requested PartialObjectMetadataList, but the requested object is not a list (${gvOf(call.def)}, Kind=${call.def.kind})`,
+    );
+  }
+  if (output === 'Table') {
+    const includeObject = parseIncludeObject(call.query.get('includeObject'));
+    return writeJson(
+      call.res,
+      code,
+      toTable(call.def, [obj], { includeObject }),
+      'application/json;as=Table;g=meta.k8s.io;v=v1',
+      headers,
+    );
+  }
+  if (output === 'PartialObjectMetadata') {
+    return writeJson(
+      call.res,
+      code,
+      partialObjectMetadata(obj),
+      'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1',
+      headers,
+    );
+  }
+  return writeJson(call.res, code, obj, 'application/json', headers);
+}
+
+async function getOne(call: Call) {
+  const output = negotiateOutput(call.req.headers.accept);
+  const rv = call.query.get('resourceVersion');
+  if (rv && /^\d+$/.test(rv) && Number(rv) > 0)
+    await waitForResourceVersion(call.ctx.store, Number(rv));
+  const obj = call.ctx.store.get(call.def, call.namespace, call.info.name);
+  if (!obj) throw notFound(call);
+  return respondObject(call, 200, obj, output);
+}
+
+/** Items matching the options, the RV they are consistent with, and the continue token if any. */
+function selectPage(
+  call: Call,
+  opts: ListOptions,
+): {
+  items: StoredObject[];
+  rv: number;
+  continueToken?: string;
+  remaining?: number;
+} {
+  const { store } = call.ctx;
+  let rv = store.currentRV();
+  let start = '';
+  let items: StoredObject[];
+  const listAt = (at: number, expiredMessage: string) => {
+    if (!store.listAt) throw new StoreError(410, 'Expired', expiredMessage);
+    try {
+      return store.listAt(call.def, call.namespace, at);
+    } catch (e) {
+      if (e instanceof StoreError && e.code === 410)
+        throw new StoreError(410, 'Expired', expiredMessage);
+      throw e;
+    }
+  };
+  const requested =
+    opts.resourceVersion === undefined
+      ? undefined
+      : Number(opts.resourceVersion);
+  const paginated = opts.limit !== undefined && opts.limit > 0;
+  if (opts.continueToken) {
+    const pos = decodeContinue(opts.continueToken);
+    rv = pos.rv;
+    start = pos.start;
+    items = listAt(
+      rv,
+      'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
+    );
+  } else if (
+    requested !== undefined &&
+    requested > 0 &&
+    requested < rv &&
+    (opts.resourceVersionMatch === 'Exact' ||
+      (paginated && opts.resourceVersionMatch === undefined))
+  ) {
+    rv = requested;
+    items = listAt(rv, 'The resourceVersion for the provided list is too old.');
+  } else {
+    items = store.list(call.def, call.namespace);
+  }
+  items = items.filter(
+    o =>
+      matchesLabels(opts.labelSelector, o.metadata.labels) &&
+      matchesFields(opts.fieldSelector, o),
+  );
+  const keyOf = (o: StoredObject) =>
+    o.metadata.namespace
+      ? `${o.metadata.namespace}/${o.metadata.name}`
+      : o.metadata.name;
+  if (start) items = items.filter(o => keyOf(o) > start);
+  // Like the watch cache, ignore limit for resourceVersion=0 so reflectors re-list without Exact semantics.
+  if (!paginated || opts.resourceVersion === '0' || items.length <= opts.limit!)
+    return { items, rv };
+  const page = items.slice(0, opts.limit);
+  return {
+    items: page,
+    rv,
+    continueToken: encodeContinue({ rv, start: keyOf(page[page.length - 1]) }),
+    remaining: items.length - page.length,
+  };
+}
+
+async function list(call: Call) {
+  const output = negotiateOutput(call.req.headers.accept);
+  const opts = parseListOptions(call.query, call.def, false);
+  const requested =
+    opts.resourceVersion === undefined ? 0 : Number(opts.resourceVersion);
+  if (requested > 0 && !opts.continueToken)
+    await waitForResourceVersion(call.ctx.store, requested);
+  const page = selectPage(call, opts);
+  const metadata: Obj = { resourceVersion: String(page.rv) };
+  if (page.continueToken) {
+    metadata.continue = page.continueToken;
+    metadata.remainingItemCount = page.remaining;
+  }
+  if (output === 'PartialObjectMetadata') {
+    throw new StoreError(
+      406,
+      'NotAcceptable',
+      `you requested PartialObjectMetadata, but the requested object is a list (${gvOf(call.def)}, Kind=${call.def.listKind})`,
+    );
+  }
+  if (output === 'Table') {
+    const includeObject = parseIncludeObject(call.query.get('includeObject'));
+    return writeJson(
+      call.res,
+      200,
+      toTable(call.def, page.items, { includeObject, listMeta: metadata }),
+      'application/json;as=Table;g=meta.k8s.io;v=v1',
+    );
+  }
+  if (output === 'PartialObjectMetadataList') {
+    return writeJson(
+      call.res,
+      200,
+      {
+        kind: 'PartialObjectMetadataList',
+        apiVersion: 'meta.k8s.io/v1',
+        metadata,
+        items: page.items.map(partialObjectMetadata),
+      },
+      'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1',
+    );
+  }
+  return writeJson(call.res, 200, {
+    apiVersion: gvOf(call.def),
+    kind: call.def.listKind,
+    metadata,
+    items: page.items,
+  });
+}
+
+async function watch(call: Call) {
+  const output = negotiateOutput(call.req.headers.accept);
+  const includeObject: IncludeObject =
+    output === 'Table'
+      ? parseIncludeObject(call.query.get('includeObject'))
+      : 'Metadata';
+  const opts = parseListOptions(call.query, call.def, true);
+  if (call.info.name) {
+    // `/watch/.../name` path form and fieldSelector=metadata.name=x both narrow to one object
+    opts.fieldSelector = [
+      ...opts.fieldSelector,
+      { field: 'metadata.name', operator: '=', value: call.info.name },
+    ];
+  }
+  return watchResource(
+    call.req,
+    call.res,
+    call.def,
+    call.namespace,
+    opts,
+    output,
+    includeObject,
+    call.ctx,
+  );
+}
+
+// --- writes -------------------------------------------------------------------------------------
+
+interface WriteOptions {
+  dryRun: boolean;
+  fieldValidation: '' | 'Ignore' | 'Warn' | 'Strict';
+}
+
+function writeOptions(query: URLSearchParams): WriteOptions {
+  const dryRunValues = query.getAll('dryRun');
+  for (const v of dryRunValues) {
+    if (v !== 'All') {
+      throw new StoreError(
+        422,
+        'Invalid',
+        `CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: ${JSON.stringify([v])}: supported values: "All"`,
+        {
+          group: 'meta.k8s.io',
+          kind: 'CreateOptions',
+          causes: [
+            {
+              reason: 'FieldValueNotSupported',
+              message: `Unsupported value: ${JSON.stringify([v])}: supported values: "All"`,
+              field: 'dryRun',
+            },
+          ],
+        },
+      );
+    }
+  }
+  const fv = query.get('fieldValidation') ?? '';
+  if (!['', 'Ignore', 'Warn', 'Strict'].includes(fv)) {
+    throw new StoreError(
+      422,
+      'Invalid',
+      `CreateOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: ${JSON.stringify(fv)}: supported values: "Ignore", "Strict", "Warn"`,
+    );
+  }
+  if (query.get('force') !== null) {
+    throw errors.invalidOptions(
+      'PatchOptions',
+      'force',
+      'FieldValueForbidden',
+      'Forbidden: may not be specified for non-apply patch',
+    );
+  }
+  return {
+    dryRun: dryRunValues.length > 0,
+    fieldValidation: fv as WriteOptions['fieldValidation'],
+  };
+}
+
+function mediaType(req: IncomingMessage): string {
+  return (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+}
+
+/** Decodes a create/update body (JSON, or YAML as k8s.io/apiserver also accepts). */
+function decodeObject(call: Call): Obj {
+  const type = mediaType(call.req) || 'application/json';
+  const text = call.body?.toString('utf8') ?? '';
+  let obj: unknown;
+  if (type === 'application/json') {
+    try {
+      obj = JSON.parse(text);
+    } catch (e) {
+      throw errors.badRequest(
+        `the object provided is unrecognized (must be of type ${call.def.kind}): couldn't get version/kind; json parse error: ${(e as Error).message}`,
+      );
+    }
+  } else if (type === 'application/yaml') {
+    try {
+      obj = parseYaml(text);
+    } catch (e) {
+      throw errors.badRequest(
+        `the object provided is unrecognized (must be of type ${call.def.kind}): ${(e as Error).message}`,
+      );
+    }
+  } else if (type === PROTOBUF && call.body) {
+    obj = decodeProtobufObject(call.body, call.def.kind);
+  } else {
+    throw errors.unsupportedMediaType(['application/json', 'application/yaml']);
+  }
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
+    throw errors.badRequest(
+      `the object provided is unrecognized (must be of type ${call.def.kind})`,
+    );
+  }
+  checkTypeMeta(call, obj as Obj);
+  return obj as Obj;
+}
+
+function checkTypeMeta(call: Call, obj: Obj) {
+  const gv = gvOf(call.def);
+  if (
+    obj.apiVersion !== undefined &&
+    obj.apiVersion !== '' &&
+    obj.apiVersion !== gv
+  ) {
+    throw errors.badRequest(
+      `the API version in the data (${obj.apiVersion}) does not match the expected API version (${gv})`,
+    );
+  }
+  if (obj.kind !== undefined && obj.kind !== '' && obj.kind !== call.def.kind) {
+    throw errors.badRequest(
+      `the object provided is unrecognized (must be of type ${call.def.kind}): kind ${obj.kind}`,
+    );
+  }
+  obj.apiVersion = gv;
+  obj.kind = call.def.kind;
+  obj.metadata ??= {};
+  if (typeof obj.metadata !== 'object' || Array.isArray(obj.metadata))
+    throw errors.badRequest('metadata must be an object');
+}
+
+function applyNamespace(call: Call, obj: Obj) {
+  if (!call.def.namespaced) return;
+  const ns = obj.metadata.namespace;
+  if (ns && call.namespace && ns !== call.namespace) {
+    throw errors.badRequest(
+      'the namespace of the provided object does not match the namespace sent on the request',
+    );
+  }
+  obj.metadata.namespace = call.namespace ?? ns;
+}
+
+/** Unknown-field handling per fieldValidation: Strict ⇒ 400, Warn (default) ⇒ Warning headers. */
+function unknownFieldWarnings(
+  call: Call,
+  obj: Obj,
+  wo: WriteOptions,
+): Record<string, string> {
+  if (!call.def.schema || wo.fieldValidation === 'Ignore') return {};
+  const pruned = pruneUnknownFields(structuredClone(obj), call.def.schema);
+  if (pruned.length === 0) return {};
+  if (wo.fieldValidation === 'Strict') {
+    const fields = pruned
+      .map(p => `unknown field ${JSON.stringify(p)}`)
+      .join(', ');
+    throw errors.badRequest(`strict decoding error: ${fields}`);
+  }
+  return {
+    Warning: pruned
+      .map(p => `299 - ${JSON.stringify(`unknown field ${JSON.stringify(p)}`)}`)
+      .join(', '),
+  };
+}
+
+async function create(call: Call) {
+  const output = negotiateOutput(call.req.headers.accept);
+  const wo = writeOptions(call.query);
+  const obj = decodeObject(call);
+  applyNamespace(call, obj);
+  const headers = unknownFieldWarnings(call, obj, wo);
+  const created = call.ctx.store.create(call.def, obj, { dryRun: wo.dryRun });
+  return respondObject(call, 201, created, output, headers);
+}
+
+function checkName(call: Call, obj: Obj) {
+  const name = obj.metadata.name;
+  if (name !== undefined && name !== call.info.name) {
+    throw errors.badRequest(
+      `the name of the object (${name}) does not match the name on the URL (${call.info.name})`,
+    );
+  }
+  obj.metadata.name = call.info.name;
+}
+
+async function update(call: Call) {
+  if (!call.info.name)
+    throw errors.methodNotAllowed('update', qualifiedResource(call.def));
+  const output = negotiateOutput(call.req.headers.accept);
+  const wo = writeOptions(call.query);
+  const obj = decodeObject(call);
+  checkName(call, obj);
+  applyNamespace(call, obj);
+  const headers = unknownFieldWarnings(call, obj, wo);
+  const subresource = call.info.subresource === 'status' ? 'status' : undefined;
+  const updated = call.ctx.store.update(call.def, obj, {
+    subresource,
+    dryRun: wo.dryRun,
+  });
+  return respondObject(call, 200, updated, output, headers);
+}
+
+async function patch(call: Call) {
+  if (!call.info.name)
+    throw errors.methodNotAllowed('patch', qualifiedResource(call.def));
+  const output = negotiateOutput(call.req.headers.accept);
+  const type = mediaType(call.req);
+  // kubectl sends strategic merge patches for built-in kinds; custom resources refuse them as kube does (415).
+  const accepted = call.def.schema
+    ? [JSON_PATCH, MERGE_PATCH]
+    : [JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH];
+  if (!accepted.includes(type)) throw errors.unsupportedMediaType(accepted);
+  const wo = writeOptions(call.query);
+  const current = call.ctx.store.get(call.def, call.namespace, call.info.name);
+  if (!current) throw notFound(call);
+  const patched = applyPatch(type, current, call.body?.toString('utf8') ?? '', {
+    kind: call.def.kind,
+    group: call.def.group,
+    name: call.info.name,
+  }) as Obj;
+  if (typeof patched !== 'object' || patched === null || Array.isArray(patched))
+    throw errors.badRequest('the patch does not produce an object');
+  checkTypeMeta(call, patched);
+  if (patched.metadata.name !== call.info.name) {
+    throw errors.badRequest(
+      `the name of the object (${patched.metadata.name}) does not match the name on the URL (${call.info.name})`,
+    );
+  }
+  applyNamespace(call, patched);
+  const headers = unknownFieldWarnings(call, patched, wo);
+  const subresource = call.info.subresource === 'status' ? 'status' : undefined;
+  const updated = call.ctx.store.update(call.def, patched, {
+    subresource,
+    dryRun: wo.dryRun,
+  });
+  return respondObject(call, 200, updated, output, headers);
+}
+
+interface DeleteOptions {
+  dryRun: boolean;
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+function deleteOptions(call: Call): DeleteOptions {
+  let body: Obj = {};
+  const text = call.body?.toString('utf8').trim();
+  if (text) {
+    try {
+      body = JSON.parse(text);
+    } catch (e) {
+      throw errors.badRequest(
+        `error decoding DeleteOptions: ${(e as Error).message}`,
+      );
+    }
+    if (typeof body !== 'object' || body === null)
+      throw errors.badRequest('DeleteOptions must be an object');
+  }
+  const dryRun: string[] = Array.isArray(body.dryRun)
+    ? body.dryRun
+    : call.query.getAll('dryRun');
+  const invalid = (field: string, reason: string, detail: string) =>
+    errors.invalidOptions('DeleteOptions', field, reason, detail);
+  for (const v of dryRun) {
+    if (v !== 'All')
+      throw invalid(
+        'dryRun',
+        'FieldValueNotSupported',
+        `Unsupported value: ${JSON.stringify([v])}: supported values: "All"`,
+      );
+  }
+  const policy =
+    body.propagationPolicy ?? call.query.get('propagationPolicy') ?? undefined;
+  const orphan =
+    body.orphanDependents ??
+    (call.query.get('orphanDependents') !== null
+      ? queryBool(call.query.get('orphanDependents'))
+      : undefined);
+  if (policy !== undefined && orphan !== undefined) {
+    throw invalid(
+      'propagationPolicy',
+      'FieldValueInvalid',
+      `Invalid value: ${JSON.stringify(policy)}: orphanDependents and deletionPropagation cannot be both set`,
+    );
+  }
+  if (
+    policy !== undefined &&
+    !['Orphan', 'Background', 'Foreground'].includes(policy)
+  ) {
+    throw invalid(
+      'propagationPolicy',
+      'FieldValueNotSupported',
+      `Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan", "nil"`,
+    );
+  }
+  return {
+    dryRun: dryRun.length > 0,
+    preconditions: body.preconditions ?? undefined,
+  };
+}
+
+async function deleteOne(call: Call) {
+  const opts = deleteOptions(call);
+  const result = call.ctx.store.delete(
+    call.def,
+    call.namespace,
+    call.info.name,
+    opts,
+  );
+  const stillThere =
+    !opts.dryRun &&
+    call.ctx.store.get(call.def, call.namespace, call.info.name);
+  if (stillThere || opts.dryRun)
+    return writeJson(call.res, 200, stillThere || result);
+  return writeJson(call.res, 200, {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Success',
+    details: {
+      name: call.info.name,
+      group: call.def.group,
+      kind: call.def.plural,
+      uid: result.metadata.uid,
+    },
+  });
+}
+
+async function deleteCollection(call: Call) {
+  const opts = deleteOptions(call);
+  const listOpts = parseListOptions(call.query, call.def, false);
+  const { items } = selectPage(call, {
+    ...listOpts,
+    limit: undefined,
+    continueToken: undefined,
+  });
+  const deleted: StoredObject[] = [];
+  for (const o of items) {
+    try {
+      deleted.push(
+        call.ctx.store.delete(call.def, o.metadata.namespace, o.metadata.name, {
+          dryRun: opts.dryRun,
+        }),
+      );
+    } catch (e) {
+      // deleted meanwhile by a cascade (namespace or CRD removal): nothing left to do
+      if (!(e instanceof StoreError && e.code === 404)) throw e;
+    }
+  }
+  return writeJson(call.res, 200, {
+    apiVersion: gvOf(call.def),
+    kind: call.def.listKind,
+    metadata: { resourceVersion: String(call.ctx.store.currentRV()) },
+    items: deleted,
+  });
+}

@@ -1,0 +1,294 @@
+import { createHash } from 'node:crypto';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { pruneUnknownFields, toAjvSchema } from './structuralSchema';
+import type { FieldCause } from './storeErrors';
+
+/** Outcome of validating one object against a CRD version schema. */
+export interface SchemaValidationResult {
+  causes: FieldCause[];
+  /** Paths of the unknown fields that were pruned (kube reports them as warnings). */
+  pruned: string[];
+}
+
+/**
+ * Validates CRD objects against their openAPIV3Schema the way kube-apiserver does: defaults are
+ * applied, unknown fields pruned, then the object is validated. Validators are compiled lazily
+ * and cached by schema hash, so registering many big upstream CRDs stays cheap and a CRD update
+ * that does not touch a schema does not recompile it.
+ */
+export class SchemaValidator {
+  // Shared by every store in the process: compiling the big upstream CRDs costs up to ~1 s each.
+  private static ajv: Ajv | undefined;
+  private static readonly compiled = new Map<string, ValidateFunction>();
+
+  private get ajv(): Ajv {
+    if (!SchemaValidator.ajv) {
+      // strict:false because CRD schemas carry vendor extensions and unknown formats, which kube ignores.
+      SchemaValidator.ajv = new Ajv({
+        strict: false,
+        allErrors: true,
+        verbose: true,
+        useDefaults: true,
+        logger: false,
+      });
+      addFormats(SchemaValidator.ajv);
+    }
+    return SchemaValidator.ajv;
+  }
+
+  private get compiled(): Map<string, ValidateFunction> {
+    return SchemaValidator.compiled;
+  }
+
+  /** Prunes and defaults `obj` in place, then validates it; returns kube-style causes. */
+  validate(
+    schema: unknown,
+    obj: Record<string, unknown>,
+  ): SchemaValidationResult {
+    const pruned = pruneUnknownFields(obj, schema);
+    const fn = this.compile(schema);
+    if (fn(obj)) return { causes: [], pruned };
+    return { causes: ajvErrorsToCauses(fn.errors ?? [], obj), pruned };
+  }
+
+  /** Compiles (or fetches from cache) the validator of a schema. */
+  compile(schema: unknown): ValidateFunction {
+    const key = createHash('sha256')
+      .update(JSON.stringify(schema ?? {}))
+      .digest('hex');
+    let fn = this.compiled.get(key);
+    if (!fn) {
+      fn = this.ajv.compile(toAjvSchema(schema ?? {}) as object);
+      this.compiled.set(key, fn);
+    }
+    return fn;
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null;
+
+function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  return typeof v;
+}
+
+/** Kube renders an invalid value as JSON for scalars and as its type name for composites. */
+function renderValue(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'number' || typeof v === 'boolean' || v === null)
+    return String(v);
+  return JSON.stringify(typeName(v));
+}
+
+/** `/spec/items/0/name` → `spec.items[0].name`, using the data to tell array indices from map keys. */
+export function instancePathToField(
+  instancePath: string,
+  data: unknown,
+): string {
+  if (!instancePath) return '';
+  let out = '';
+  let cur: unknown = data;
+  for (const raw of instancePath.split('/').slice(1)) {
+    const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(cur)) {
+      out += `[${seg}]`;
+      cur = cur[Number(seg)];
+    } else {
+      out += out ? `.${seg}` : seg;
+      cur = isObject(cur) ? cur[seg] : undefined;
+    }
+  }
+  return out;
+}
+
+/** Maps ajv errors to kube's field errors (messages as k8s.io/kube-openapi's validator words them). */
+export function ajvErrorsToCauses(
+  errors: ErrorObject[],
+  data: unknown,
+): FieldCause[] {
+  // Branch errors inside a failed anyOf/oneOf are noise: kube reports the combinator once.
+  const combinators = errors
+    .filter(e => e.keyword === 'anyOf' || e.keyword === 'oneOf')
+    .map(e => `${e.schemaPath}/`);
+  const seen = new Set<string>();
+  const causes: FieldCause[] = [];
+  for (const e of errors) {
+    if (combinators.some(prefix => e.schemaPath.startsWith(prefix))) continue;
+    const cause = toCause(e, data, errors);
+    if (!cause) continue;
+    const id = `${cause.field}|${cause.message}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    causes.push(cause);
+  }
+  return causes;
+}
+
+function toCause(
+  e: ErrorObject,
+  root: unknown,
+  all: ErrorObject[],
+): FieldCause | undefined {
+  const field = instancePathToField(e.instancePath, root);
+  const value = e.data;
+  const p = e.params as Record<string, any>;
+  const inBody = `${field} in body`;
+  switch (e.keyword) {
+    case 'required': {
+      const f = field
+        ? `${field}.${p.missingProperty}`
+        : String(p.missingProperty);
+      return {
+        reason: 'FieldValueRequired',
+        message: 'Required value',
+        field: f,
+      };
+    }
+    case 'type': {
+      const t = Array.isArray(p.type)
+        ? p.type.filter((x: string) => x !== 'null').join(',')
+        : p.type;
+      const actual = typeName(value);
+      return {
+        reason: 'FieldValueTypeInvalid',
+        message: `Invalid value: "${actual}": ${inBody} must be of type ${t}: "${actual}"`,
+        field,
+      };
+    }
+    case 'enum': {
+      const allowed = (p.allowedValues as unknown[])
+        .map(v => JSON.stringify(v))
+        .join(', ');
+      return {
+        reason: 'FieldValueNotSupported',
+        message: `Unsupported value: ${renderValue(value)}: supported values: ${allowed}`,
+        field,
+      };
+    }
+    case 'minimum':
+    case 'exclusiveMinimum':
+    case 'maximum':
+    case 'exclusiveMaximum': {
+      const words: Record<string, string> = {
+        minimum: 'greater than or equal to',
+        exclusiveMinimum: 'greater than',
+        maximum: 'less than or equal to',
+        exclusiveMaximum: 'less than',
+      };
+      return {
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${renderValue(value)}: ${inBody} should be ${words[e.keyword]} ${p.limit}`,
+        field,
+      };
+    }
+    case 'maxLength':
+      return {
+        reason: 'FieldValueTooLong',
+        message: `Too long: may not be more than ${p.limit} bytes`,
+        field,
+      };
+    case 'minLength':
+      return {
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${renderValue(value)}: ${inBody} should be at least ${p.limit} chars long`,
+        field,
+      };
+    case 'maxItems':
+      return {
+        reason: 'FieldValueTooMany',
+        message: `Too many: ${Array.isArray(value) ? value.length : '?'}: must have at most ${p.limit} items`,
+        field,
+      };
+    case 'minItems':
+      return {
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${renderValue(value)}: ${inBody} should have at least ${p.limit} items`,
+        field,
+      };
+    case 'maxProperties':
+      return {
+        reason: 'FieldValueTooMany',
+        message: `Too many: must have at most ${p.limit} items`,
+        field,
+      };
+    case 'minProperties':
+      return {
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${renderValue(value)}: ${inBody} should have at least ${p.limit} properties`,
+        field,
+      };
+    case 'pattern':
+      return {
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${renderValue(value)}: ${inBody} should match '${p.pattern}'`,
+        field,
+      };
+    case 'format':
+      return {
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${renderValue(value)}: ${inBody} must be of type ${p.format}: ${renderValue(value)}`,
+        field,
+      };
+    case 'multipleOf':
+      return {
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${renderValue(value)}: ${inBody} should be a multiple of ${p.multipleOf}`,
+        field,
+      };
+    case 'uniqueItems':
+      return {
+        reason: 'FieldValueDuplicate',
+        message: `Duplicate value: ${renderValue(value)}`,
+        field,
+      };
+    case 'anyOf':
+    case 'oneOf': {
+      const branchTypes = branchTypeNames(e, all);
+      if (branchTypes) {
+        const actual = typeName(value);
+        return {
+          reason: 'FieldValueTypeInvalid',
+          message: `Invalid value: "${actual}": ${inBody} must be of type ${branchTypes}: "${actual}"`,
+          field,
+        };
+      }
+      return {
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${renderValue(value)}: ${inBody} must validate ${e.keyword === 'anyOf' ? 'at least one schema (anyOf)' : 'one and only one schema (oneOf)'}`,
+        field,
+      };
+    }
+    case 'not':
+      return {
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${renderValue(value)}: ${inBody} must not validate the schema (not)`,
+        field,
+      };
+    default:
+      return {
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${renderValue(value)}: ${e.message ?? 'invalid'}`,
+        field,
+      };
+  }
+}
+
+/** When every branch of a combinator failed only on `type` (int-or-string), names those types. */
+function branchTypeNames(
+  combinator: ErrorObject,
+  all: ErrorObject[],
+): string | undefined {
+  const prefix = `${combinator.schemaPath}/`;
+  const branch = all.filter(
+    e =>
+      e.schemaPath.startsWith(prefix) &&
+      e.instancePath === combinator.instancePath,
+  );
+  if (branch.length === 0 || branch.some(e => e.keyword !== 'type'))
+    return undefined;
+  return branch.map(e => (e.params as { type: string }).type).join(',');
+}

@@ -1,0 +1,95 @@
+import type { ResourceDefinition } from './types';
+
+const core = (
+  plural: string,
+  kind: string,
+  singular: string,
+  namespaced: boolean,
+  shortNames?: string[],
+): ResourceDefinition => ({
+  group: '',
+  version: 'v1',
+  plural,
+  kind,
+  listKind: `${kind}List`,
+  singular,
+  namespaced,
+  statusSubresource: false,
+  ...(shortNames ? { shortNames } : {}),
+});
+
+/** The CustomResourceDefinition resource itself: writing its objects defines served resources. */
+export const CRD_RESOURCE: ResourceDefinition = {
+  group: 'apiextensions.k8s.io',
+  version: 'v1',
+  plural: 'customresourcedefinitions',
+  kind: 'CustomResourceDefinition',
+  listKind: 'CustomResourceDefinitionList',
+  singular: 'customresourcedefinition',
+  namespaced: false,
+  shortNames: ['crd', 'crds'],
+  statusSubresource: true,
+};
+
+/** The Namespace resource (cluster-scoped; namespaced objects need their namespace to exist). */
+export const NAMESPACE_RESOURCE: ResourceDefinition = {
+  ...core('namespaces', 'Namespace', 'namespace', false, ['ns']),
+  statusSubresource: true,
+};
+
+/** Kinds the emulator serves without any CRD. */
+export const BUILTIN_RESOURCES: readonly ResourceDefinition[] = [
+  NAMESPACE_RESOURCE,
+  core('secrets', 'Secret', 'secret', true),
+  core('configmaps', 'ConfigMap', 'configmap', true, ['cm']),
+  {
+    ...core('services', 'Service', 'service', true, ['svc']),
+    categories: ['all'],
+    statusSubresource: true,
+  },
+  core('events', 'Event', 'event', true, ['ev']),
+  core('serviceaccounts', 'ServiceAccount', 'serviceaccount', true, ['sa']),
+  {
+    group: 'apps',
+    version: 'v1',
+    plural: 'statefulsets',
+    kind: 'StatefulSet',
+    listKind: 'StatefulSetList',
+    singular: 'statefulset',
+    namespaced: true,
+    shortNames: ['sts'],
+    categories: ['all'],
+    statusSubresource: true,
+  },
+  {
+    group: 'apps',
+    version: 'v1',
+    plural: 'deployments',
+    kind: 'Deployment',
+    listKind: 'DeploymentList',
+    singular: 'deployment',
+    namespaced: true,
+    shortNames: ['deploy'],
+    categories: ['all'],
+    statusSubresource: true,
+  },
+  {
+    group: 'apiregistration.k8s.io',
+    version: 'v1',
+    plural: 'apiservices',
+    kind: 'APIService',
+    listKind: 'APIServiceList',
+    singular: 'apiservice',
+    namespaced: false,
+    statusSubresource: true,
+  },
+  CRD_RESOURCE,
+];
+
+/** Namespaces every cluster starts with. */
+export const INITIAL_NAMESPACES = [
+  'default',
+  'kube-system',
+  'kube-public',
+  'kube-node-lease',
+];
