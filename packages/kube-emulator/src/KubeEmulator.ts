@@ -1,0 +1,234 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { AggregationLayer, authenticationConfigMapObject } from './aggregation';
+import {
+  DEFAULT_AUTH_CONFIG_PATH,
+  EmulatorAuthenticator,
+  HeaderImpersonator,
+  RbacAuthorizer,
+  createAuthHandlers,
+  loadAuthConfig,
+  type AuthConfig,
+} from './auth';
+import {
+  createCertificates,
+  issueServingCert,
+  type EmulatorCertificateSet,
+  type PemKeyPair,
+} from './certs';
+import { loadCompactCrds } from './crds';
+import { kubeconfigYaml, type KubeconfigOptions } from './kubeconfig';
+import { OperatorEmulator } from './operators';
+import { seedDemo } from './seed';
+import { createApiServer, type ApiServerFault, type ApiServerHandle } from './server/createApiServer';
+import { CRD_RESOURCE } from './store/builtinResources';
+import { MemoryObjectStore } from './store/MemoryObjectStore';
+import type { ResourceKey } from './store/types';
+
+const NAMESPACES: ResourceKey = { group: '', version: 'v1', plural: 'namespaces' };
+const CONFIGMAPS: ResourceKey = { group: '', version: 'v1', plural: 'configmaps' };
+const SERVICES: ResourceKey = { group: '', version: 'v1', plural: 'services' };
+const APISERVICES: ResourceKey = { group: 'apiregistration.k8s.io', version: 'v1', plural: 'apiservices' };
+
+/** Options of {@link KubeEmulator.start}. */
+export interface KubeEmulatorOptions {
+  /** HTTPS port on 127.0.0.1 (0 = any free port). */
+  port?: number;
+  host?: string;
+  /** Users, tokens and RBAC-like rules (default: the shipped rbac/default.yaml). */
+  authConfigPath?: string;
+  /** CRDs to register at start: our compact ones (default), or any CRD objects (tests pass upstream's). */
+  crds?: Array<Record<string, unknown>>;
+  /** Seed the demo teams and instances (default false). */
+  seed?: boolean;
+  /** Period of the emulated operators' reconcile loop (default 1500 ms). */
+  operatorStepMs?: number;
+  /** Run the emulated operators (default true). */
+  operators?: boolean;
+  bookmarkIntervalMs?: number;
+  /** How often the aggregation layer re-probes APIServices (default 10 s). */
+  aggregationResyncMs?: number;
+  log?: (message: string, fields?: Record<string, unknown>) => void;
+}
+
+/** An extension API server to register behind the aggregation layer. */
+export interface ApiServiceRegistration {
+  group: string;
+  version: string;
+  /** Where the extension listens on loopback. */
+  port: number;
+  /** PEM CA that signed the extension's serving certificate (goes to spec.caBundle). */
+  caPem: string;
+  namespace?: string;
+  serviceName?: string;
+  groupPriorityMinimum?: number;
+  versionPriority?: number;
+}
+
+/**
+ * An in-process Kubernetes API with emulated operators: what `npm start` runs when no cluster
+ * is configured, and the double every test talks to. Only its HTTPS API is visible to the
+ * apiserver and the plugins.
+ */
+export class KubeEmulator {
+  private constructor(
+    readonly url: string,
+    readonly port: number,
+    readonly certs: EmulatorCertificateSet,
+    readonly store: MemoryObjectStore,
+    readonly operators: OperatorEmulator,
+    readonly aggregation: AggregationLayer,
+    readonly authenticator: EmulatorAuthenticator,
+    readonly authConfig: AuthConfig,
+    private readonly server: ApiServerHandle,
+  ) {}
+
+  static async start(options: KubeEmulatorOptions = {}): Promise<KubeEmulator> {
+    const log = options.log ?? (() => {});
+    const certs = await createCertificates();
+    const authConfig = await loadAuthConfig(options.authConfigPath ?? DEFAULT_AUTH_CONFIG_PATH);
+    const store = new MemoryObjectStore({
+      onSubscriberError: err => log('Store subscriber failed', { error: String(err) }),
+    });
+    const authenticator = new EmulatorAuthenticator({ clientCaPem: certs.clientCa.certPem, config: authConfig });
+    const authorizer = RbacAuthorizer.fromConfig(authConfig);
+
+    for (const ns of ['dbaas-system', 'backstage']) {
+      store.create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+    }
+    store.create(CONFIGMAPS, authenticationConfigMapObject(certs));
+    for (const crd of options.crds ?? loadCompactCrds()) {
+      store.create(CRD_RESOURCE, crd);
+    }
+
+    const aggregation = new AggregationLayer({
+      store,
+      frontProxyClient: certs.frontProxyClient,
+      resyncIntervalMs: options.aggregationResyncMs ?? 10_000,
+      log,
+    });
+    aggregation.start();
+
+    const operators = new OperatorEmulator({
+      store,
+      stepMs: options.operatorStepMs ?? 1500,
+      logger: { warn: (m, f) => log(m, f) },
+    });
+    if (options.operators !== false) operators.start();
+    if (options.seed) seedDemo(store, { emulator: operators });
+
+    const server = await createApiServer({
+      store,
+      tls: { key: certs.serving.keyPem, cert: certs.serving.certPem, ca: certs.clientCa.certPem },
+      authenticator,
+      impersonator: new HeaderImpersonator(authorizer),
+      authorizer,
+      customHandlers: createAuthHandlers(authenticator, authorizer),
+      aggregation,
+      port: options.port ?? 0,
+      host: options.host ?? '127.0.0.1',
+      bookmarkIntervalMs: options.bookmarkIntervalMs,
+    });
+    return new KubeEmulator(
+      server.url,
+      server.port,
+      certs,
+      store,
+      operators,
+      aggregation,
+      authenticator,
+      authConfig,
+      server,
+    );
+  }
+
+  /** A kubeconfig (YAML) for a user: the admin client certificate by default, or a bearer token. */
+  kubeconfig(user: { token: string } | 'admin' = 'admin', extra: Partial<KubeconfigOptions> = {}): string {
+    return kubeconfigYaml({
+      server: this.url,
+      caPem: this.certs.clusterCa.certPem,
+      user: user === 'admin' ? { certPem: this.certs.admin.certPem, keyPem: this.certs.admin.keyPem } : user,
+      ...extra,
+    });
+  }
+
+  /** Writes a kubeconfig file (mode 0600). */
+  async writeKubeconfig(file: string, user: { token: string } | 'admin' = 'admin', extra: Partial<KubeconfigOptions> = {}) {
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, this.kubeconfig(user, extra), { mode: 0o600 });
+  }
+
+  /** A serving certificate for an extension server, signed by the cluster CA, valid for its Service names. */
+  issueExtensionServingCert(serviceName: string, namespace: string): Promise<PemKeyPair> {
+    return issueServingCert(
+      this.certs.clusterCa,
+      [`${serviceName}.${namespace}.svc`, `${serviceName}.${namespace}.svc.cluster.local`, 'localhost'],
+      ['127.0.0.1'],
+    );
+  }
+
+  /**
+   * Registers an extension server the way a cluster does: an ExternalName Service pointing at
+   * loopback (the only routing that reaches a process outside the cluster, see the contract's
+   * appendix) and an APIService with caBundle. Resolves once the APIService is Available
+   * (or at once with `waitMs` 0: the availability controller keeps probing).
+   */
+  async registerApiService(reg: ApiServiceRegistration, waitMs = 30_000): Promise<void> {
+    const namespace = reg.namespace ?? 'dbaas-system';
+    const serviceName = reg.serviceName ?? 'api';
+    const name = `${reg.version}.${reg.group}`;
+    const service = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: serviceName, namespace },
+      spec: { type: 'ExternalName', externalName: '127.0.0.1', ports: [{ name: 'https', port: reg.port, protocol: 'TCP' }] },
+    };
+    const apiService = {
+      apiVersion: 'apiregistration.k8s.io/v1',
+      kind: 'APIService',
+      metadata: { name },
+      spec: {
+        group: reg.group,
+        version: reg.version,
+        groupPriorityMinimum: reg.groupPriorityMinimum ?? 1000,
+        versionPriority: reg.versionPriority ?? 15,
+        service: { namespace, name: serviceName, port: reg.port },
+        caBundle: Buffer.from(reg.caPem).toString('base64'),
+      },
+    };
+    upsert(this.store, SERVICES, namespace, service);
+    upsert(this.store, APISERVICES, undefined, apiService);
+    if (waitMs <= 0) return;
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      await this.aggregation.checkAvailability(name);
+      const obj = this.store.get(APISERVICES, undefined, name) as any;
+      const available = obj?.status?.conditions?.find((c: any) => c.type === 'Available');
+      if (available?.status === 'True') return;
+      if (Date.now() > deadline) {
+        throw new Error(`APIService ${name} not Available: ${available?.reason}: ${available?.message}`);
+      }
+      await new Promise(r => setTimeout(r, 200));
+    }
+  }
+
+  /** Fault injection (issue 8): `unavailable` answers 503 to everything but health, `hang` never answers. */
+  setFault(mode: ApiServerFault): void {
+    this.server.setFault(mode);
+  }
+
+  async stop(): Promise<void> {
+    this.operators.stop();
+    this.aggregation.stop();
+    await this.server.close();
+  }
+}
+
+function upsert(store: MemoryObjectStore, key: ResourceKey, namespace: string | undefined, obj: any) {
+  const existing = store.get(key, namespace, obj.metadata.name);
+  if (existing) {
+    store.update(key, { ...obj, metadata: { ...obj.metadata, resourceVersion: existing.metadata.resourceVersion } });
+  } else {
+    store.create(key, obj);
+  }
+}

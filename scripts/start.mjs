@@ -1,0 +1,125 @@
+#!/usr/bin/env node
+// The README's start command: installs on first use, then runs the embedded Kubernetes emulator
+// (with emulated operators and demo data) and the aggregated apiserver registered behind it,
+// and prints how to point kubectl at them. Ctrl-C stops everything.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import https from 'node:https';
+import { join } from 'node:path';
+import { ensureDependencies, repoRoot } from './lib/yarn.mjs';
+
+ensureDependencies();
+
+const stateDir = join(repoRoot, '.dbaas');
+const emulatorPort = process.env.DBAAS_EMULATOR_PORT ?? '6443';
+const apiserverPort = process.env.DBAAS_APISERVER_PORT ?? '8443';
+const transform = ['--require', '@backstage/cli-node/config/nodeTransform.cjs'];
+const children = [];
+
+function run(name, args) {
+  const child = spawn(process.execPath, [...transform, ...args], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
+  const prefix = line => `[${name}] ${line}`;
+  for (const stream of [child.stdout, child.stderr]) {
+    let buf = '';
+    stream.on('data', d => {
+      buf += d;
+      let i;
+      while ((i = buf.indexOf('\n')) >= 0) {
+        console.error(prefix(buf.slice(0, i)));
+        buf = buf.slice(i + 1);
+      }
+    });
+  }
+  child.on('exit', code => {
+    if (!stopping) {
+      console.error(`${name} exited with code ${code}; stopping`);
+      stop(1);
+    }
+  });
+  children.push(child);
+  return child;
+}
+
+let stopping = false;
+function stop(code = 0) {
+  stopping = true;
+  for (const c of children) c.kill('SIGTERM');
+  setTimeout(() => process.exit(code), 3000).unref();
+}
+process.on('SIGINT', () => stop(0));
+process.on('SIGTERM', () => stop(0));
+
+async function waitFor(what, check, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if (await check()) return;
+    } catch {
+      // not yet
+    }
+    if (Date.now() > deadline) {
+      console.error(`timed out waiting for ${what}`);
+      stop(1);
+      return;
+    }
+    await new Promise(r => setTimeout(r, 500));
+  }
+}
+
+function get(url, { ca, cert, key }) {
+  return new Promise((resolve, reject) => {
+    https
+      .get(url, { ca, cert, key }, res => {
+        let body = '';
+        res.on('data', d => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode, body }));
+      })
+      .on('error', reject);
+  });
+}
+
+rmSync(join(stateDir, 'emulator.json'), { force: true });
+run('emulator', [
+  'packages/kube-emulator/src/main.ts',
+  '--state-dir', stateDir,
+  '--port', emulatorPort,
+  '--apiserver-port', apiserverPort,
+]);
+await waitFor('the emulator', () => existsSync(join(stateDir, 'emulator.json')));
+run('apiserver', [
+  'apiserver/src/main.ts',
+  '--kubeconfig', join(stateDir, 'apiserver', 'kubeconfig'),
+  '--tls-cert-file', join(stateDir, 'apiserver', 'tls.crt'),
+  '--tls-private-key-file', join(stateDir, 'apiserver', 'tls.key'),
+  '--secure-port', apiserverPort,
+  '--bind-address', '127.0.0.1',
+]);
+
+// Ready when a list through the emulator's aggregation layer answers (APIService Available,
+// caches synced), exactly what kubectl will do.
+const { parse } = await import('yaml');
+const kubeconfig = parse(readFileSync(join(stateDir, 'kubeconfig'), 'utf8'));
+const b64 = s => Buffer.from(s, 'base64');
+const tls = {
+  ca: b64(kubeconfig.clusters[0].cluster['certificate-authority-data']),
+  cert: b64(kubeconfig.users[0].user['client-certificate-data']),
+  key: b64(kubeconfig.users[0].user['client-key-data']),
+};
+await waitFor('the aggregated apiserver', async () => {
+  const r = await get(`https://127.0.0.1:${emulatorPort}/apis/dbaas.platform.dev/v1alpha1/databaseinstances`, tls);
+  return r.status === 200;
+});
+if (!stopping) {
+  console.log(`
+Everything is up: the kube-emulator on https://127.0.0.1:${emulatorPort} with emulated operators and demo
+databases, and the aggregated apiserver (dbaas.platform.dev) on https://127.0.0.1:${apiserverPort} behind it.
+
+  export KUBECONFIG=${join(stateDir, 'kubeconfig')}
+  kubectl get databaseinstances -A
+
+Ctrl-C stops everything.`);
+}
