@@ -1,8 +1,12 @@
 import type {
+  ConnectionEndpoint,
   DatabaseEngineName,
   DatabaseInstance,
+  DatabaseInstanceSpec,
   DatabaseTopology,
+  ResourceList,
 } from '@internal/plugin-databases-common';
+import type { FieldCause } from '../writes/FieldCause';
 
 /** Any Kubernetes object as it comes off the wire (unstructured). */
 export interface KubeObject {
@@ -85,5 +89,109 @@ export interface OperatorAdapter {
    * observedGeneration). Metadata: name/namespace/uid/creationTimestamp/labels/annotations
    * copied from the source; resourceVersion is set by the cache.
    */
-  project(source: KubeObject, kind: SourceKind, related: RelatedLookup): DatabaseInstance;
+  project(
+    source: KubeObject,
+    kind: SourceKind,
+    related: RelatedLookup,
+  ): DatabaseInstance;
+  /**
+   * The write side (self-service through the API). Optional so that read-only adapters and
+   * test fakes stay valid; every shipped adapter has one. Without it, writes are refused.
+   */
+  write?: AdapterWriteSide;
+}
+
+/** What a new instance gets for each field the request leaves out (per engine and topology). */
+export interface InstanceDefaults {
+  version: string;
+  replicas: number;
+  storage: { size: string };
+  resources: { requests?: ResourceList; limits?: ResourceList };
+}
+
+/** Options for building an operator object. */
+export interface BuildOptions {
+  /**
+   * The authenticated user who asked (`X-Remote-User`). Stamped on the operator object as a
+   * sanitised label and, verbatim, as an annotation; values the client sent are replaced.
+   */
+  requestedBy?: string;
+}
+
+/** Per-cluster knobs for validation (config may narrow what an engine offers). */
+export interface ValidationContext {
+  /** Versions allowed for new instances and upgrades; defaults to the adapter's `versions`. */
+  versions?: readonly string[];
+}
+
+/** Result of mapping a spec change onto an existing operator object. */
+export type UpdateResult = { object: KubeObject } | { causes: FieldCause[] };
+
+/** Connection details of an instance, before they are wrapped into the wire object. */
+export interface ConnectionDetails {
+  host: string;
+  port: number;
+  /** Absent when the engine runs without users (Redis without a password). */
+  username?: string;
+  /** Absent when the engine runs without auth, or the credentials Secret is not there (yet). */
+  password?: string;
+  /** Connection URI for the engine's clients, with credentials URL-encoded. */
+  uri: string;
+  endpoints: ConnectionEndpoint[];
+  /** The Secret the credentials come from. */
+  secretRef?: { name: string };
+}
+
+/**
+ * The write side of an adapter: pure functions from a DatabaseInstance to the operator object
+ * and back, no I/O. The HTTP layer applies defaults, validates, checks policy, then creates
+ * `secretsToCreate` and `toOperatorObject`; updates go through `applyUpdate`.
+ */
+export interface AdapterWriteSide {
+  /** Topologies offered for new instances. */
+  topologies: DatabaseTopology[];
+  /** Topology of a new instance that names none. */
+  defaultTopology: DatabaseTopology;
+  /** Documented defaults for a topology (docs/engines.md). */
+  defaults(topology: DatabaseTopology): InstanceDefaults;
+  /** Longest instance name the operator's derived object names allow. */
+  maxNameLength: number;
+  /** The operator kind a topology is created as. */
+  kindFor(topology: DatabaseTopology): SourceKind;
+  /**
+   * Every bad field of a (defaulted) spec, with Kubernetes field paths and messages.
+   * The caller has already checked that `spec.engine` is this adapter's engine.
+   */
+  validate(spec: DatabaseInstanceSpec, ctx?: ValidationContext): FieldCause[];
+  /** The operator object to create for a valid, defaulted instance. */
+  toOperatorObject(
+    instance: DatabaseInstance,
+    options?: BuildOptions,
+  ): KubeObject;
+  /**
+   * Maps a spec change onto the current operator object (a deep copy is returned; everything
+   * the spec does not cover is kept), or says why the operator cannot make the change.
+   * `previous` is the spec as projected from `current`; `next` is defaulted and validated.
+   */
+  applyUpdate(
+    current: KubeObject,
+    next: DatabaseInstanceSpec,
+    previous: DatabaseInstanceSpec,
+  ): UpdateResult;
+  /**
+   * Secrets that must exist before the operator can start the instance (only where the
+   * operator does not generate credentials itself). Create them before the operator object.
+   */
+  secretsToCreate(
+    instance: DatabaseInstance,
+    generatePassword: () => string,
+  ): KubeObject[];
+  /** Name of the Secret holding the credentials of `source`, if any (to fetch for `connection`). */
+  connectionSecretName(source: KubeObject): string | undefined;
+  /** Connection details from the instance, its operator object and the credentials Secret. */
+  connection(
+    instance: DatabaseInstance,
+    source: KubeObject,
+    secret: KubeObject | undefined,
+  ): ConnectionDetails;
 }

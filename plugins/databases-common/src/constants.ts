@@ -23,3 +23,18 @@ export const ANNOTATION_OWNER = 'dbaas.platform.dev/owner';
 /** Marks operator objects created through this API. */
 export const LABEL_MANAGED_BY = 'app.kubernetes.io/managed-by';
 export const MANAGED_BY_VALUE = 'dbaas-apiserver';
+/**
+ * The full name of the user who asked for the instance (the label of the same key holds a
+ * sanitised copy, since user names are not valid label values).
+ */
+export const ANNOTATION_REQUESTED_BY = 'dbaas.platform.dev/requested-by';
+/**
+ * Set to `"true"` on the operator object while the instance's `spec.deletionProtection` is
+ * true; the projection reads it back. Delete is refused while it is set.
+ */
+export const ANNOTATION_DELETION_PROTECTION =
+  'dbaas.platform.dev/deletion-protection';
+/** Kind of the object the `connection` subresource returns. */
+export const DATABASE_INSTANCE_CONNECTION_KIND = 'DatabaseInstanceConnection';
+/** Name of the subresource serving connection details (its own RBAC permission). */
+export const DATABASE_INSTANCE_CONNECTION_SUBRESOURCE = 'connection';

@@ -1,10 +1,6 @@
 /** Engines the system knows. Adding one means one adapter folder and one registry line. */
 export type DatabaseEngineName =
-  | 'mariadb'
-  | 'mysql'
-  | 'redis'
-  | 'elasticsearch'
-  | 'rabbitmq';
+  'mariadb' | 'mysql' | 'redis' | 'elasticsearch' | 'rabbitmq';
 
 export const DATABASE_ENGINE_NAMES: readonly DatabaseEngineName[] = [
   'mariadb',
@@ -132,7 +128,11 @@ export interface DatabaseInstance {
 export interface DatabaseInstanceList {
   apiVersion: 'dbaas.platform.dev/v1alpha1';
   kind: 'DatabaseInstanceList';
-  metadata: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
+  metadata: {
+    resourceVersion?: string;
+    continue?: string;
+    remainingItemCount?: number;
+  };
   items: DatabaseInstance[];
 }
 
@@ -143,7 +143,13 @@ export interface DatabaseEngineSpec {
   /** OperatorHub capability level 1..5. */
   capabilityLevel: number;
   /** Kinds the operator serves, `Kind.group/version`. */
-  kinds: Array<{ group: string; version: string; kind: string; plural: string; topologies: DatabaseTopology[] }>;
+  kinds: Array<{
+    group: string;
+    version: string;
+    kind: string;
+    plural: string;
+    topologies: DatabaseTopology[];
+  }>;
   topologies: DatabaseTopology[];
   versions: string[];
   defaults?: Partial<DatabaseInstanceSpec>;
@@ -165,4 +171,37 @@ export interface DatabaseEngine {
   metadata: ObjectMeta;
   spec: DatabaseEngineSpec;
   status: DatabaseEngineStatus;
+}
+
+/** One way into an instance, with the URI a client would use for it. */
+export interface ConnectionEndpoint extends Endpoint {
+  uri?: string;
+}
+
+/**
+ * What `GET .../databaseinstances/<name>/connection` returns: where to connect and with which
+ * credentials, read from the operator's Secret. `password` is absent when the engine runs
+ * without auth (Redis without a password) or the Secret does not exist yet.
+ */
+export interface DatabaseInstanceConnection {
+  apiVersion: 'dbaas.platform.dev/v1alpha1';
+  kind: 'DatabaseInstanceConnection';
+  metadata: {
+    name: string;
+    namespace: string;
+    uid?: string;
+    resourceVersion?: string;
+  };
+  engine: DatabaseEngineName;
+  /** Primary (read-write) endpoint. */
+  host: string;
+  port: number;
+  username?: string;
+  password?: string;
+  /** Connection URI of the primary endpoint (`mysql://`, `redis://`, `https://`, `amqp://`), credentials URL-encoded. */
+  uri: string;
+  /** Every endpoint (primary, readonly, sentinel, management ...). */
+  endpoints: ConnectionEndpoint[];
+  /** The Secret the credentials were read from. */
+  secretRef?: { name: string };
 }

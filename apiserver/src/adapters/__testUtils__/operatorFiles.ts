@@ -97,3 +97,16 @@ export function assertFitsCrd(
     );
   }
 }
+
+/** The upstream CRD's openAPIV3Schema for `kind` at its version. */
+export function crdSchema(operator: string, kind: SourceKind): any {
+  const file = path.join(
+    OPERATORS_DIR,
+    operator,
+    'crds',
+    `${kind.group}_${kind.plural}.yaml`,
+  );
+  const crd = readYamlDocuments(file)[0] as any;
+  return crd.spec.versions.find((v: any) => v.name === kind.version).schema
+    .openAPIV3Schema;
+}

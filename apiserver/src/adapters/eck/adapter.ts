@@ -1,6 +1,7 @@
 import type { HealthColour, PhaseFacts } from '../../status/facts';
 import { toInstance } from '../../status/toInstance';
 import type { KubeObject, OperatorAdapter, SourceKind } from '../types';
+import { eckRules, eckWriteSide } from './write';
 import {
   asArray,
   asNumber,
@@ -14,6 +15,7 @@ import {
   quantity,
   resourcesOf,
   serviceEndpoint,
+  deletionProtectionOf,
 } from '../shared/read';
 
 /**
@@ -165,8 +167,9 @@ export const eckAdapter: OperatorAdapter = {
   kinds: [ELASTICSEARCH],
   relatedTypes: [],
   // ECK 3.5 samples use 9.4.3; 8.x from 8.18 can still be upgraded to 9.
-  versions: ['9.4.3', '8.19.0', '8.18.0'],
+  versions: [...eckRules.versions],
   relatedRefs: () => [],
+  write: eckWriteSide(ELASTICSEARCH),
   project(source, kind) {
     const spec = asRecord(source.spec) ?? {};
     const status = asRecord(source.status) ?? {};
@@ -186,6 +189,7 @@ export const eckAdapter: OperatorAdapter = {
         replicas: desired,
         storage: storageOf(spec),
         resources: resourcesOfNodeSets(spec),
+        deletionProtection: deletionProtectionOf(source),
       },
       facts: eckFacts(source),
       version: asString(status.version),

@@ -5,6 +5,7 @@ import type {
 import type { PhaseFacts, Signal } from '../../status/facts';
 import { toInstance } from '../../status/toInstance';
 import type { KubeObject, OperatorAdapter, SourceKind } from '../types';
+import { mariadbRules, mariadbWriteSide } from './write';
 import {
   asNumber,
   asRecord,
@@ -19,6 +20,7 @@ import {
   serviceEndpoint,
   versionFromImage,
   versionFromTag,
+  deletionProtectionOf,
 } from '../shared/read';
 
 const MARIADB: SourceKind = {
@@ -211,8 +213,9 @@ export const mariadbOperatorAdapter: OperatorAdapter = {
   kinds: [MARIADB],
   relatedTypes: [],
   // Community >= 10.6 is supported; 11.8 is the operator's default image line.
-  versions: ['11.8', '11.4', '10.11', '10.6'],
+  versions: [...mariadbRules.versions],
   relatedRefs: () => [],
+  write: mariadbWriteSide(MARIADB),
   project(source, kind) {
     const spec = asRecord(source.spec) ?? {};
     const status = asRecord(source.status) ?? {};
@@ -229,6 +232,7 @@ export const mariadbOperatorAdapter: OperatorAdapter = {
         replicas: asNumber(spec.replicas) ?? 1,
         storage: storageOf(spec),
         resources: resourcesOf(spec.resources),
+        deletionProtection: deletionProtectionOf(source),
       },
       facts: mariadbFacts(source),
       // defaultVersion is what the operator runs when the image tag names no version.

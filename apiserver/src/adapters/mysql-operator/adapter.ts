@@ -1,6 +1,7 @@
 import type { PhaseFacts } from '../../status/facts';
 import { toInstance } from '../../status/toInstance';
 import type { KubeObject, OperatorAdapter, SourceKind } from '../types';
+import { mysqlRules, mysqlWriteSide } from './write';
 import {
   asArray,
   asNumber,
@@ -12,6 +13,7 @@ import {
   quantity,
   resourcesOf,
   serviceEndpoint,
+  deletionProtectionOf,
 } from '../shared/read';
 
 const INNODB_CLUSTER: SourceKind = {
@@ -117,8 +119,9 @@ export const mysqlOperatorAdapter: OperatorAdapter = {
   kinds: [INNODB_CLUSTER],
   relatedTypes: [],
   // 9.1.0 is the default at 9.1.0-2.2.2; 8.4 and 8.0 are the LTS lines it supports (>= 8.0.27).
-  versions: ['9.1.0', '8.4.3', '8.0.40'],
+  versions: [...mysqlRules.versions],
   relatedRefs: () => [],
+  write: mysqlWriteSide(INNODB_CLUSTER),
   project(source, kind) {
     const spec = asRecord(source.spec) ?? {};
     const status = asRecord(source.status) ?? {};
@@ -136,6 +139,7 @@ export const mysqlOperatorAdapter: OperatorAdapter = {
         replicas: asNumber(spec.instances) ?? 1,
         storage: storageOf(spec),
         resources: mysqlResources(spec),
+        deletionProtection: deletionProtectionOf(source),
       },
       facts: mysqlFacts(source),
       version: asString(status.version),

@@ -1,6 +1,7 @@
 import type { PhaseFacts } from '../../status/facts';
 import { toInstance } from '../../status/toInstance';
 import type { KubeObject, OperatorAdapter, SourceKind } from '../types';
+import { rabbitmqRules, rabbitmqWriteSide } from './write';
 import {
   asNumber,
   asRecord,
@@ -14,6 +15,7 @@ import {
   resourcesOf,
   serviceEndpoint,
   versionFromImage,
+  deletionProtectionOf,
 } from '../shared/read';
 
 /**
@@ -105,8 +107,9 @@ export const rabbitmqClusterOperatorAdapter: OperatorAdapter = {
   kinds: [RABBITMQ_CLUSTER],
   relatedTypes: [],
   // 4.2.6 is the operator's default image (v2.22.3); 3.13 is the last 3.x line.
-  versions: ['4.2.6', '3.13.7'],
+  versions: [...rabbitmqRules.versions],
   relatedRefs: () => [],
+  write: rabbitmqWriteSide(RABBITMQ_CLUSTER),
   project(source, kind) {
     const spec = asRecord(source.spec) ?? {};
     const status = asRecord(source.status) ?? {};
@@ -132,6 +135,7 @@ export const rabbitmqClusterOperatorAdapter: OperatorAdapter = {
         replicas,
         storage: storageOf(spec),
         resources: resourcesOf(spec.resources),
+        deletionProtection: deletionProtectionOf(source),
       },
       facts: rabbitmqFacts(source),
       endpoints: [

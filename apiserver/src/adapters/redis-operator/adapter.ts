@@ -24,8 +24,10 @@ import {
   serviceEndpoint,
   versionFromImage,
   versionFromTag,
+  deletionProtectionOf,
 } from '../shared/read';
 import { observeStatefulSet, STATEFUL_SETS } from '../shared/statefulSetFacts';
+import { redisRules, redisWriteSide } from './write';
 
 const GROUP = 'redis.redis.opstreelabs.in';
 const VERSION = 'v1beta2';
@@ -37,12 +39,13 @@ const REDIS: SourceKind = {
   kind: 'Redis',
   topologies: ['standalone'],
 };
+/** With `spec.sentinel` (size > 0) the operator runs Sentinels beside it: topology sentinel. */
 const REDIS_REPLICATION: SourceKind = {
   group: GROUP,
   version: VERSION,
   plural: 'redisreplications',
   kind: 'RedisReplication',
-  topologies: ['replication'],
+  topologies: ['replication', 'sentinel'],
 };
 const REDIS_SENTINEL: SourceKind = {
   group: GROUP,
@@ -62,6 +65,10 @@ const REDIS_CLUSTER: SourceKind = {
 const REDIS_PORT = 6379;
 const SENTINEL_PORT = 26379;
 
+/** RedisReplication.EnableSentinel(): an embedded Sentinel with at least one member. */
+export const hasEmbeddedSentinel = (spec: Record<string, any>) =>
+  (asNumber(asRecord(spec.sentinel)?.size) ?? 0) > 0;
+
 /** Per kind: topology, the StatefulSet the operator creates (internal/k8sutils), desired pods. */
 const TOPOLOGY: Record<string, DatabaseTopology> = {
   Redis: 'standalone',
@@ -69,6 +76,12 @@ const TOPOLOGY: Record<string, DatabaseTopology> = {
   RedisSentinel: 'sentinel',
   RedisCluster: 'cluster',
 };
+
+function topologyOf(kind: string, spec: Record<string, any>): DatabaseTopology {
+  if (kind === 'RedisReplication' && hasEmbeddedSentinel(spec))
+    return 'sentinel';
+  return TOPOLOGY[kind] ?? 'standalone';
+}
 
 /** StatefulSet whose readiness stands in for the status Redis and RedisSentinel lack. */
 function statefulSetName(source: KubeObject, kind: string): string | undefined {
@@ -204,6 +217,10 @@ function endpoints(
       return [
         serviceEndpoint('primary', `${name}-master`, ns, REDIS_PORT),
         serviceEndpoint('readonly', `${name}-replica`, ns, REDIS_PORT),
+        // The embedded Sentinel's headless Service (RedisReplication.SentinelHLService()).
+        ...(hasEmbeddedSentinel(spec)
+          ? [serviceEndpoint('sentinel', `${name}-s-hl`, ns, SENTINEL_PORT)]
+          : []),
       ];
     case 'RedisSentinel':
       return [
@@ -248,7 +265,13 @@ export const redisOperatorAdapter: OperatorAdapter = {
   kinds: [REDIS, REDIS_REPLICATION, REDIS_SENTINEL, REDIS_CLUSTER],
   relatedTypes: [STATEFUL_SETS],
   // The operator supports Redis >= 6; RedisCluster's clusterVersion knows v6 and v7.
-  versions: ['7.0', '6.2'],
+  versions: [...redisRules.versions],
+  write: redisWriteSide({
+    standalone: REDIS,
+    replication: REDIS_REPLICATION,
+    sentinel: REDIS_REPLICATION,
+    cluster: REDIS_CLUSTER,
+  }),
   relatedRefs(source, kind): RelatedRef[] {
     const name = statefulSetName(source, kind.kind);
     return name
@@ -271,10 +294,11 @@ export const redisOperatorAdapter: OperatorAdapter = {
       source,
       spec: {
         version,
-        topology: TOPOLOGY[kind.kind] ?? 'standalone',
+        topology: topologyOf(kind.kind, spec),
         replicas: specReplicas(spec, kind.kind),
         storage: kind.kind === 'RedisSentinel' ? undefined : storageOf(spec),
         resources: resourcesOf(kubernetesConfig.resources),
+        deletionProtection: deletionProtectionOf(source),
       },
       facts:
         kind.kind === 'RedisCluster'

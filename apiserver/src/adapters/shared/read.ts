@@ -1,4 +1,8 @@
-import type { Endpoint, ResourceList } from '@internal/plugin-databases-common';
+import {
+  ANNOTATION_DELETION_PROTECTION,
+  type Endpoint,
+  type ResourceList,
+} from '@internal/plugin-databases-common';
 import type { KubeObject } from '../types';
 
 /**
@@ -129,3 +133,12 @@ export function errorReason(upstreamReason: string | undefined): string {
     ? pascalCase(upstreamReason)
     : 'OperatorError';
 }
+
+/**
+ * `spec.deletionProtection` as stored on the operator object (an annotation, since no
+ * operator has such a field): true when set, undefined otherwise.
+ */
+export const deletionProtectionOf = (o: KubeObject): true | undefined =>
+  o.metadata?.annotations?.[ANNOTATION_DELETION_PROTECTION] === 'true'
+    ? true
+    : undefined;

@@ -1,0 +1,226 @@
+import { checkUpdate } from '../../writes/checkUpdate';
+import { endpointsWithUris } from '../../writes/connectionEndpoints';
+import type { EngineRules } from '../../writes/EngineRules';
+import { type FieldCause, forbidden } from '../../writes/FieldCause';
+import {
+  cloneObject,
+  operatorMetadata,
+  setDeletionProtection,
+} from '../../writes/operatorMetadata';
+import { mergeResources, resourceRequirements } from '../../writes/resources';
+import { secretValue } from '../../writes/secretValue';
+import { validateEngineSpec } from '../../writes/validateEngineSpec';
+import { compareVersions, majorOf } from '../../writes/version';
+import { asArray, asRecord, nameOf, namespaceOf } from '../shared/read';
+import type { AdapterWriteSide, SourceKind } from '../types';
+
+const HTTP_PORT = 9200;
+const NODE_SET = 'default';
+const DATA_CLAIM = 'elasticsearch-data';
+const CONTAINER = 'elasticsearch';
+/** ECK's built-in superuser and the key of its Secret `<name>-es-elastic-user`. */
+const ELASTIC_USER = 'elastic';
+
+/** Elastic ECK's rules (docs/engines.md). */
+export const eckRules: EngineRules = {
+  engine: 'elasticsearch',
+  operator: 'eck',
+  topologies: ['cluster'],
+  // ECK 3.x samples use 9.4.3; 8.x from 8.18 can still be upgraded to 9.
+  versions: ['9.4.3', '8.19.0', '8.18.0'],
+  replicasProblem: () => undefined,
+  storageGrowth: true, // ECK expands data claims when the storage class allows expansion
+  scaleDown: true,
+};
+
+/** ECK's upgrade path (supported_versions.go): 9.x only from 8.18 or later. */
+function upgradePathProblem(from: string, to: string): FieldCause | undefined {
+  if (
+    majorOf(to) === 9 &&
+    majorOf(from) === 8 &&
+    compareVersions(from, '8.18.0') < 0
+  )
+    return forbidden(
+      'spec.version',
+      `upgrading from ${from} to ${to} is not supported by eck: upgrade to 8.18 or later first`,
+    );
+  return undefined;
+}
+
+const elasticUserSecret = (name: string) => `${name}-es-elastic-user`;
+
+/** The write side for Elasticsearch objects: one node set `default` holding every node. */
+export function eckWriteSide(kind: SourceKind): AdapterWriteSide {
+  return {
+    topologies: ['cluster'],
+    defaultTopology: 'cluster',
+    defaults: () => ({
+      version: '9.4.3',
+      replicas: 3,
+      storage: { size: '10Gi' },
+      // Elastic recommends equal memory request and limit for the JVM heap sizing.
+      resources: {
+        requests: { cpu: '500m', memory: '2Gi' },
+        limits: { memory: '2Gi' },
+      },
+    }),
+    // ECK's own webhook limit (MaxElasticsearchNameLength).
+    maxNameLength: 36,
+    kindFor: () => kind,
+    validate: (spec, ctx) => validateEngineSpec(eckRules, spec, ctx),
+    toOperatorObject(instance, options) {
+      const { spec } = instance;
+      const resources = resourceRequirements(spec.resources);
+      return {
+        apiVersion: `${kind.group}/${kind.version}`,
+        kind: kind.kind,
+        metadata: operatorMetadata(instance, options),
+        spec: {
+          version: spec.version,
+          nodeSets: [
+            {
+              name: NODE_SET,
+              count: spec.replicas,
+              // Works without raising vm.max_map_count on the nodes (ECK's quickstart advice).
+              config: { 'node.store.allow_mmap': false },
+              volumeClaimTemplates: [
+                {
+                  metadata: { name: DATA_CLAIM },
+                  spec: {
+                    accessModes: ['ReadWriteOnce'],
+                    resources: { requests: { storage: spec.storage?.size } },
+                    ...(spec.storage?.storageClassName && {
+                      storageClassName: spec.storage.storageClassName,
+                    }),
+                  },
+                },
+              ],
+              ...(resources && {
+                podTemplate: {
+                  spec: { containers: [{ name: CONTAINER, resources }] },
+                },
+              }),
+            },
+          ],
+        },
+      };
+    },
+    applyUpdate(current, next, previous) {
+      const causes = checkUpdate(eckRules, next, previous);
+      const path =
+        next.version && previous.version && next.version !== previous.version
+          ? upgradePathProblem(previous.version, next.version)
+          : undefined;
+      if (path) causes.push(path);
+      const object = cloneObject(current);
+      const spec = (object.spec ??= {});
+      const nodeSets = asArray(spec.nodeSets).map(n => asRecord(n) ?? {});
+      // Tiers (hot/warm, dedicated masters) stay the owner's business: with several node sets
+      // a single count, size or resources cannot say which set to change.
+      if (nodeSets.length !== 1) {
+        const changed: Array<[string, boolean]> = [
+          ['spec.replicas', next.replicas !== previous.replicas],
+          ['spec.storage.size', next.storage?.size !== previous.storage?.size],
+          [
+            'spec.resources',
+            JSON.stringify(next.resources) !==
+              JSON.stringify(previous.resources),
+          ],
+        ];
+        for (const [field, differs] of changed)
+          if (differs)
+            causes.push(
+              forbidden(
+                field,
+                `the Elasticsearch object has ${nodeSets.length} node sets; change them in the Elasticsearch object itself`,
+              ),
+            );
+      }
+      if (causes.length > 0) return { causes };
+      if (next.version) spec.version = next.version;
+      const [nodeSet] = nodeSets;
+      if (nodeSet) {
+        if (next.replicas !== undefined) nodeSet.count = next.replicas;
+        if (next.storage?.size && next.storage.size !== previous.storage?.size)
+          setDataClaimSize(nodeSet, next.storage.size);
+        setResources(nodeSet, next.resources);
+        spec.nodeSets = [nodeSet];
+      }
+      setDeletionProtection(object, next.deletionProtection);
+      return { object };
+    },
+    // ECK generates the elastic user's password itself.
+    secretsToCreate: () => [],
+    connectionSecretName: source => elasticUserSecret(nameOf(source)),
+    connection(instance, source, secret) {
+      const name = nameOf(source);
+      const password = secretValue(secret, ELASTIC_USER);
+      const { primary, endpoints } = endpointsWithUris(
+        instance,
+        {
+          name: 'http',
+          host: `${name}-es-http.${namespaceOf(source)}.svc`,
+          port: HTTP_PORT,
+        },
+        // ECK serves HTTP over TLS by default (self-signed CA in `<name>-es-http-certs-public`).
+        () => ({ scheme: 'https', username: ELASTIC_USER, password }),
+        'http',
+      );
+      return {
+        host: primary.host,
+        port: primary.port,
+        username: ELASTIC_USER,
+        ...(password !== undefined && { password }),
+        uri: primary.uri,
+        endpoints,
+        secretRef: { name: elasticUserSecret(name) },
+      };
+    },
+  };
+}
+
+function setDataClaimSize(nodeSet: Record<string, any>, size: string) {
+  const claims = asArray(nodeSet.volumeClaimTemplates).map(
+    c => asRecord(c) ?? {},
+  );
+  let data = claims.find(c => asRecord(c.metadata)?.name === DATA_CLAIM);
+  if (!data) {
+    data = {
+      metadata: { name: DATA_CLAIM },
+      spec: { accessModes: ['ReadWriteOnce'] },
+    };
+    claims.push(data);
+  }
+  const claim = (data.spec = asRecord(data.spec) ?? {});
+  const resources = (claim.resources = asRecord(claim.resources) ?? {});
+  resources.requests = { ...asRecord(resources.requests), storage: size };
+  nodeSet.volumeClaimTemplates = claims;
+}
+
+/** Resources live in the nodeSet shorthand when the object uses it, else in the pod template. */
+function setResources(
+  nodeSet: Record<string, any>,
+  next: Parameters<typeof mergeResources>[1],
+) {
+  if (asRecord(nodeSet.resources)) {
+    const merged = mergeResources(nodeSet.resources, next);
+    if (merged) nodeSet.resources = merged;
+    else delete nodeSet.resources;
+    return;
+  }
+  if (!next && !asRecord(nodeSet.podTemplate)) return;
+  const podTemplate = (nodeSet.podTemplate =
+    asRecord(nodeSet.podTemplate) ?? {});
+  const podSpec = (podTemplate.spec = asRecord(podTemplate.spec) ?? {});
+  const containers = (podSpec.containers = asArray(podSpec.containers));
+  let container = containers
+    .map(c => asRecord(c))
+    .find(c => c?.name === CONTAINER);
+  if (!container) {
+    container = { name: CONTAINER };
+    containers.push(container);
+  }
+  const merged = mergeResources(container.resources, next);
+  if (merged) container.resources = merged;
+  else delete container.resources;
+}

@@ -1,0 +1,177 @@
+import type { DatabaseTopology } from '@internal/plugin-databases-common';
+import { checkUpdate } from '../../writes/checkUpdate';
+import { endpointsWithUris } from '../../writes/connectionEndpoints';
+import type { EngineRules } from '../../writes/EngineRules';
+import { withVersion } from '../../writes/imageRef';
+import {
+  cloneObject,
+  operatorMetadata,
+  setDeletionProtection,
+} from '../../writes/operatorMetadata';
+import { mergeResources, resourceRequirements } from '../../writes/resources';
+import { secretValue } from '../../writes/secretValue';
+import { validateEngineSpec } from '../../writes/validateEngineSpec';
+import { asRecord, asString, nameOf, namespaceOf } from '../shared/read';
+import type {
+  AdapterWriteSide,
+  InstanceDefaults,
+  KubeObject,
+  SourceKind,
+} from '../types';
+
+const PORT = 3306;
+/** Official images only (the operator's README); the tag is the version. */
+const IMAGE = 'mariadb';
+const ROOT_USER = 'root';
+const ROOT_PASSWORD_KEY = 'password';
+
+const REPLICAS: Record<string, number> = {
+  standalone: 1,
+  replication: 3,
+  galera: 3,
+};
+
+/** mariadb-operator's rules (docs/engines.md). */
+export const mariadbRules: EngineRules = {
+  engine: 'mariadb',
+  operator: 'mariadb-operator',
+  topologies: ['standalone', 'replication', 'galera'],
+  // Community >= 10.6; 11.4 (LTS) is our default, 11.8 the operator's own.
+  versions: ['11.8', '11.4', '10.11', '10.6'],
+  replicasProblem(topology, n) {
+    if (topology === 'standalone' && n !== 1)
+      return 'standalone runs exactly 1 replica';
+    if (topology === 'replication' && n < 2)
+      return 'replication needs at least 2 replicas (a primary and a replica)';
+    // The CRD's own rule (replicasAllowEvenNumber aside): an even Galera cluster can split brain.
+    if (topology === 'galera' && (n < 3 || n % 2 === 0))
+      return 'galera needs an odd number of replicas, at least 3';
+    return undefined;
+  },
+  storageGrowth: true, // spec.storage.resizeInUseVolumes defaults to true
+  scaleDown: true,
+};
+
+/**
+ * The root password Secret. `generate: true` makes the operator create it (`<name>-root`,
+ * the operator's own default name), so no Secret has to exist beforehand.
+ */
+const rootSecretRef = (name: string) => ({
+  name: `${name}-root`,
+  key: ROOT_PASSWORD_KEY,
+  generate: true,
+});
+
+/** The Secret holding the root password (none with rootEmptyPassword). */
+function rootSecretName(source: KubeObject): string | undefined {
+  const spec = asRecord(source.spec) ?? {};
+  if (spec.rootEmptyPassword === true) return undefined;
+  return (
+    asString(asRecord(spec.rootPasswordSecretKeyRef)?.name) ??
+    `${nameOf(source)}-root`
+  );
+}
+
+function topologySpec(topology: DatabaseTopology | undefined) {
+  if (topology === 'galera') return { galera: { enabled: true } };
+  if (topology === 'replication') return { replication: { enabled: true } };
+  return {};
+}
+
+/** The write side for MariaDB objects. */
+export function mariadbWriteSide(kind: SourceKind): AdapterWriteSide {
+  return {
+    topologies: [...mariadbRules.topologies],
+    defaultTopology: 'standalone',
+    defaults: (topology): InstanceDefaults => ({
+      version: '11.4',
+      replicas: REPLICAS[topology] ?? 1,
+      storage: { size: '10Gi' },
+      resources: {
+        requests: { cpu: '250m', memory: '512Mi' },
+        limits: { memory: '1Gi' },
+      },
+    }),
+    // The longest derived name is the StatefulSet `<name>`, whose pods carry a
+    // controller-revision-hash label `<name>-<10 chars>` that must fit 63.
+    maxNameLength: 52,
+    kindFor: () => kind,
+    validate: (spec, ctx) => validateEngineSpec(mariadbRules, spec, ctx),
+    toOperatorObject(instance, options) {
+      const { spec } = instance;
+      const name = instance.metadata.name ?? '';
+      return {
+        apiVersion: `${kind.group}/${kind.version}`,
+        kind: kind.kind,
+        metadata: operatorMetadata(instance, options),
+        spec: {
+          image: `${IMAGE}:${spec.version}`,
+          replicas: spec.replicas,
+          rootPasswordSecretKeyRef: rootSecretRef(name),
+          port: PORT,
+          storage: {
+            size: spec.storage?.size,
+            ...(spec.storage?.storageClassName && {
+              storageClassName: spec.storage.storageClassName,
+            }),
+          },
+          ...(spec.resources && {
+            resources: resourceRequirements(spec.resources),
+          }),
+          ...topologySpec(spec.topology),
+        },
+      };
+    },
+    applyUpdate(current, next, previous) {
+      const causes = checkUpdate(mariadbRules, next, previous);
+      if (causes.length > 0) return { causes };
+      const object = cloneObject(current);
+      const spec = (object.spec ??= {});
+      if (next.version && next.version !== previous.version)
+        spec.image =
+          typeof spec.image === 'string'
+            ? withVersion(spec.image, next.version)
+            : `${IMAGE}:${next.version}`;
+      if (next.replicas !== undefined) spec.replicas = next.replicas;
+      if (next.storage?.size && next.storage.size !== previous.storage?.size)
+        // storage.size supersedes the claim template's size.
+        spec.storage = { ...asRecord(spec.storage), size: next.storage.size };
+      const resources = mergeResources(spec.resources, next.resources);
+      if (resources) spec.resources = resources;
+      else delete spec.resources;
+      setDeletionProtection(object, next.deletionProtection);
+      return { object };
+    },
+    // generate: true lets the operator create the root password itself.
+    secretsToCreate: () => [],
+    connectionSecretName: rootSecretName,
+    connection(instance, source, secret) {
+      const spec = asRecord(source.spec) ?? {};
+      const ref = asRecord(spec.rootPasswordSecretKeyRef);
+      const secretName = rootSecretName(source);
+      const password = secretName
+        ? secretValue(secret, asString(ref?.key) ?? ROOT_PASSWORD_KEY)
+        : undefined;
+      const name = nameOf(source);
+      const { primary, endpoints } = endpointsWithUris(
+        instance,
+        {
+          name: 'primary',
+          host: `${name}.${namespaceOf(source)}.svc`,
+          port: PORT,
+        },
+        // MariaDB speaks the MySQL protocol; mysql:// is understood by MySQL and MariaDB clients alike.
+        () => ({ scheme: 'mysql', username: ROOT_USER, password, path: '/' }),
+      );
+      return {
+        host: primary.host,
+        port: primary.port,
+        username: ROOT_USER,
+        ...(password !== undefined && { password }),
+        uri: primary.uri,
+        endpoints,
+        ...(secretName && { secretRef: { name: secretName } }),
+      };
+    },
+  };
+}

@@ -1,0 +1,167 @@
+import {
+  LABEL_MANAGED_BY,
+  MANAGED_BY_VALUE,
+} from '@internal/plugin-databases-common';
+import { checkUpdate } from '../../writes/checkUpdate';
+import { endpointsWithUris } from '../../writes/connectionEndpoints';
+import type { EngineRules } from '../../writes/EngineRules';
+import {
+  cloneObject,
+  operatorMetadata,
+  setDeletionProtection,
+} from '../../writes/operatorMetadata';
+import { mergeResources, resourceRequirements } from '../../writes/resources';
+import { opaqueSecret, secretValue } from '../../writes/secretValue';
+import { validateEngineSpec } from '../../writes/validateEngineSpec';
+import {
+  asArray,
+  asRecord,
+  asString,
+  nameOf,
+  namespaceOf,
+} from '../shared/read';
+import type { AdapterWriteSide, SourceKind } from '../types';
+
+/** MySQL Router's read-write classic port on the `<name>` Service. */
+const ROUTER_RW_PORT = 6446;
+const MYSQL_CONTAINER = 'mysql';
+/** Keys of the root credentials Secret (spec.secretName), as the operator reads them. */
+const ROOT_USER_KEY = 'rootUser';
+const ROOT_PASSWORD_KEY = 'rootPassword';
+const ROOT_USER = 'root';
+
+/** Oracle mysql-operator's rules (docs/engines.md). */
+export const mysqlRules: EngineRules = {
+  engine: 'mysql',
+  operator: 'mysql-operator',
+  topologies: ['innodbcluster'],
+  // 9.1.0 is the operator's default (9.1.0-2.2.2); 8.4 and 8.0 are LTS lines it supports (>= 8.0.27).
+  versions: ['9.1.0', '8.4.3', '8.0.40'],
+  replicasProblem: (_topology, n) =>
+    // Group Replication has at most 9 members (the CRD's maximum too).
+    n > 9 ? 'an InnoDB Cluster has between 1 and 9 members' : undefined,
+  // The datadir claim template is copied into the StatefulSet, whose claim templates cannot
+  // change; the operator does not expand existing claims.
+  storageGrowth: false,
+  scaleDown: true,
+};
+
+/** The root credentials Secret this API creates (the operator requires spec.secretName to exist). */
+const rootSecretName = (name: string) => `${name}-root`;
+
+function mysqlContainer(spec: Record<string, any>): Record<string, any> {
+  const podSpec = (spec.podSpec = asRecord(spec.podSpec) ?? {});
+  const containers = (podSpec.containers = asArray(podSpec.containers));
+  let container = containers
+    .map(c => asRecord(c))
+    .find(c => c?.name === MYSQL_CONTAINER);
+  if (!container) {
+    container = { name: MYSQL_CONTAINER };
+    containers.push(container);
+  }
+  return container;
+}
+
+/** The write side for InnoDBCluster objects. */
+export function mysqlWriteSide(kind: SourceKind): AdapterWriteSide {
+  return {
+    topologies: ['innodbcluster'],
+    defaultTopology: 'innodbcluster',
+    defaults: () => ({
+      version: '8.4.3',
+      replicas: 3,
+      storage: { size: '10Gi' },
+      resources: {
+        requests: { cpu: '500m', memory: '1Gi' },
+        limits: { memory: '2Gi' },
+      },
+    }),
+    // The CRD itself limits metadata.name to 40 characters.
+    maxNameLength: 40,
+    kindFor: () => kind,
+    validate: (spec, ctx) => validateEngineSpec(mysqlRules, spec, ctx),
+    toOperatorObject(instance, options) {
+      const { spec } = instance;
+      const name = instance.metadata.name ?? '';
+      const resources = resourceRequirements(spec.resources);
+      return {
+        apiVersion: `${kind.group}/${kind.version}`,
+        kind: kind.kind,
+        metadata: operatorMetadata(instance, options),
+        spec: {
+          secretName: rootSecretName(name),
+          instances: spec.replicas,
+          version: spec.version,
+          // One Router; clients connect through it (rw 6446, ro 6447).
+          router: { instances: 1 },
+          tlsUseSelfSigned: true,
+          datadirVolumeClaimTemplate: {
+            accessModes: ['ReadWriteOnce'],
+            resources: { requests: { storage: spec.storage?.size } },
+            ...(spec.storage?.storageClassName && {
+              storageClassName: spec.storage.storageClassName,
+            }),
+          },
+          ...(resources && {
+            podSpec: { containers: [{ name: MYSQL_CONTAINER, resources }] },
+          }),
+        },
+      };
+    },
+    applyUpdate(current, next, previous) {
+      const causes = checkUpdate(mysqlRules, next, previous);
+      if (causes.length > 0) return { causes };
+      const object = cloneObject(current);
+      const spec = (object.spec ??= {});
+      if (next.version) spec.version = next.version;
+      if (next.replicas !== undefined) spec.instances = next.replicas;
+      if (next.resources || asRecord(spec.podSpec)) {
+        const container = mysqlContainer(spec);
+        const resources = mergeResources(container.resources, next.resources);
+        if (resources) container.resources = resources;
+        else delete container.resources;
+      }
+      setDeletionProtection(object, next.deletionProtection);
+      return { object };
+    },
+    secretsToCreate(instance, generatePassword) {
+      const name = instance.metadata.name ?? '';
+      return [
+        opaqueSecret(
+          rootSecretName(name),
+          instance.metadata.namespace,
+          { [LABEL_MANAGED_BY]: MANAGED_BY_VALUE },
+          {
+            [ROOT_USER_KEY]: ROOT_USER,
+            rootHost: '%',
+            [ROOT_PASSWORD_KEY]: generatePassword(),
+          },
+        ),
+      ];
+    },
+    connectionSecretName: source => asString(asRecord(source.spec)?.secretName),
+    connection(instance, source, secret) {
+      const secretName = asString(asRecord(source.spec)?.secretName);
+      const username = secretValue(secret, ROOT_USER_KEY) ?? ROOT_USER;
+      const password = secretValue(secret, ROOT_PASSWORD_KEY);
+      const { primary, endpoints } = endpointsWithUris(
+        instance,
+        {
+          name: 'primary',
+          host: `${nameOf(source)}.${namespaceOf(source)}.svc`,
+          port: ROUTER_RW_PORT,
+        },
+        () => ({ scheme: 'mysql', username, password, path: '/' }),
+      );
+      return {
+        host: primary.host,
+        port: primary.port,
+        username,
+        ...(password !== undefined && { password }),
+        uri: primary.uri,
+        endpoints,
+        ...(secretName && { secretRef: { name: secretName } }),
+      };
+    },
+  };
+}

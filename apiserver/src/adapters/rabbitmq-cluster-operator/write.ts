@@ -1,0 +1,148 @@
+import { checkUpdate } from '../../writes/checkUpdate';
+import { endpointsWithUris } from '../../writes/connectionEndpoints';
+import type { EngineRules } from '../../writes/EngineRules';
+import { withVersion } from '../../writes/imageRef';
+import {
+  cloneObject,
+  operatorMetadata,
+  setDeletionProtection,
+} from '../../writes/operatorMetadata';
+import { mergeResources, resourceRequirements } from '../../writes/resources';
+import { secretValue } from '../../writes/secretValue';
+import { validateEngineSpec } from '../../writes/validateEngineSpec';
+import { asRecord, asString, nameOf, namespaceOf } from '../shared/read';
+import type { AdapterWriteSide, KubeObject, SourceKind } from '../types';
+
+const AMQP_PORT = 5672;
+/** The operator's default image line (`rabbitmq:<version>-management`). */
+const IMAGE = 'rabbitmq';
+const IMAGE_SUFFIX = '-management';
+
+/** RabbitMQ cluster-operator's rules (docs/engines.md). */
+export const rabbitmqRules: EngineRules = {
+  engine: 'rabbitmq',
+  operator: 'rabbitmq-cluster-operator',
+  topologies: ['standalone', 'cluster'],
+  // 4.2.6 is the operator's default image (v2.22.3); 3.13 is the last 3.x line.
+  versions: ['4.2.6', '3.13.7'],
+  replicasProblem(topology, n) {
+    if (topology === 'standalone' && n !== 1)
+      return 'standalone runs exactly 1 replica';
+    // The CRD's advice: an odd size keeps exactly one quorum when the network partitions.
+    if (topology === 'cluster' && (n < 3 || n % 2 === 0))
+      return 'a RabbitMQ cluster needs an odd number of nodes, at least 3';
+    return undefined;
+  },
+  storageGrowth: true, // the operator expands persistence claims
+  // ReconcileSuccess=False, UnsupportedOperation: "Cluster Scale down not supported".
+  scaleDown: false,
+  topologyForReplicas: n => (n > 1 ? 'cluster' : 'standalone'),
+};
+
+/** The Secret the operator creates for the default user, as the status reports it. */
+function defaultUserSecret(source: KubeObject): string {
+  return (
+    asString(
+      asRecord(asRecord(asRecord(source.status)?.defaultUser)?.secretReference)
+        ?.name,
+    ) ?? `${nameOf(source)}-default-user`
+  );
+}
+
+/** The write side for RabbitmqCluster objects (standalone = 1 replica, cluster = more). */
+export function rabbitmqWriteSide(kind: SourceKind): AdapterWriteSide {
+  return {
+    topologies: [...rabbitmqRules.topologies],
+    defaultTopology: 'standalone',
+    defaults: topology => ({
+      version: '4.2.6',
+      replicas: topology === 'cluster' ? 3 : 1,
+      storage: { size: '10Gi' },
+      // RabbitMQ sizes its memory high watermark from the memory limit, so one is always set.
+      resources: {
+        requests: { cpu: '500m', memory: '1Gi' },
+        limits: { cpu: '1', memory: '1Gi' },
+      },
+    }),
+    // StatefulSet `<name>-server` (+7) and its pods' revision label (+11) must fit 63.
+    maxNameLength: 45,
+    kindFor: () => kind,
+    validate: (spec, ctx) => validateEngineSpec(rabbitmqRules, spec, ctx),
+    toOperatorObject(instance, options) {
+      const { spec } = instance;
+      const resources = resourceRequirements(spec.resources);
+      return {
+        apiVersion: `${kind.group}/${kind.version}`,
+        kind: kind.kind,
+        metadata: operatorMetadata(instance, options),
+        spec: {
+          replicas: spec.replicas,
+          image: `${IMAGE}:${spec.version}${IMAGE_SUFFIX}`,
+          persistence: {
+            storage: spec.storage?.size,
+            ...(spec.storage?.storageClassName && {
+              storageClassName: spec.storage.storageClassName,
+            }),
+          },
+          ...(resources && { resources }),
+        },
+      };
+    },
+    applyUpdate(current, next, previous) {
+      const causes = checkUpdate(rabbitmqRules, next, previous);
+      if (causes.length > 0) return { causes };
+      const object = cloneObject(current);
+      const spec = (object.spec ??= {});
+      if (next.version && next.version !== previous.version)
+        spec.image =
+          typeof spec.image === 'string'
+            ? withVersion(
+                spec.image,
+                next.version,
+                `${next.version}${IMAGE_SUFFIX}`,
+              )
+            : `${IMAGE}:${next.version}${IMAGE_SUFFIX}`;
+      if (next.replicas !== undefined) spec.replicas = next.replicas;
+      if (next.storage?.size && next.storage.size !== previous.storage?.size)
+        spec.persistence = {
+          ...asRecord(spec.persistence),
+          storage: next.storage.size,
+        };
+      const resources = mergeResources(spec.resources, next.resources);
+      if (resources) spec.resources = resources;
+      else delete spec.resources;
+      setDeletionProtection(object, next.deletionProtection);
+      return { object };
+    },
+    // The operator generates the default user's Secret.
+    secretsToCreate: () => [],
+    connectionSecretName: defaultUserSecret,
+    connection(instance, source, secret) {
+      const username = secretValue(secret, 'username');
+      const password = secretValue(secret, 'password');
+      const { primary, endpoints } = endpointsWithUris(
+        instance,
+        {
+          name: 'amqp',
+          host: `${nameOf(source)}.${namespaceOf(source)}.svc`,
+          port: AMQP_PORT,
+        },
+        e =>
+          e.name === 'management'
+            ? { scheme: 'http', username, password }
+            : // `%2F` names the default vhost `/` explicitly.
+              { scheme: 'amqp', username, password, path: '/%2F' },
+        'amqp',
+      );
+      return {
+        host: primary.host,
+        port: primary.port,
+        ...(username !== undefined && { username }),
+        ...(password !== undefined && { password }),
+        uri: primary.uri,
+        endpoints,
+        secretRef: { name: defaultUserSecret(source) },
+      };
+    },
+  };
+}

@@ -1,0 +1,237 @@
+import {
+  type DatabaseTopology,
+  LABEL_MANAGED_BY,
+  MANAGED_BY_VALUE,
+} from '@internal/plugin-databases-common';
+import { checkUpdate } from '../../writes/checkUpdate';
+import { endpointsWithUris } from '../../writes/connectionEndpoints';
+import type { EngineRules } from '../../writes/EngineRules';
+import { withVersion } from '../../writes/imageRef';
+import {
+  cloneObject,
+  operatorMetadata,
+  setDeletionProtection,
+} from '../../writes/operatorMetadata';
+import { mergeResources, resourceRequirements } from '../../writes/resources';
+import { opaqueSecret, secretValue } from '../../writes/secretValue';
+import { validateEngineSpec } from '../../writes/validateEngineSpec';
+import { majorOf } from '../../writes/version';
+import { asRecord, asString, nameOf, namespaceOf } from '../shared/read';
+import type { AdapterWriteSide, SourceKind } from '../types';
+
+const REDIS_PORT = 6379;
+/** The operator's images; tags are `v<redis version>`. */
+const REDIS_IMAGE = 'quay.io/opstree/redis';
+const SENTINEL_IMAGE = 'quay.io/opstree/redis-sentinel';
+/** Sentinels beside a `sentinel` instance: three keep a majority (quorum 2) when one fails. */
+const SENTINELS = 3;
+const PASSWORD_KEY = 'password';
+/** Redis >= 6 names the user of requirepass `default`. */
+const REDIS_USER = 'default';
+
+const REPLICAS: Record<string, number> = {
+  standalone: 1,
+  replication: 3,
+  sentinel: 3,
+  cluster: 3,
+};
+
+/** OT-CONTAINER-KIT redis-operator's rules (docs/engines.md). */
+export const redisRules: EngineRules = {
+  engine: 'redis',
+  operator: 'redis-operator',
+  topologies: ['standalone', 'replication', 'sentinel', 'cluster'],
+  // Redis >= 6; images quay.io/opstree/redis:v<version>.
+  versions: ['7.0.15', '6.2.14'],
+  replicasProblem(topology, n) {
+    if (topology === 'standalone' && n !== 1)
+      return 'standalone runs exactly 1 replica';
+    if ((topology === 'replication' || topology === 'sentinel') && n < 2)
+      return `${topology} needs at least 2 replicas (a master and a replica)`;
+    // Redis Cluster needs three masters to agree on failover; replicas counts shards (masters).
+    if (topology === 'cluster' && n < 3)
+      return 'a Redis Cluster needs at least 3 shards';
+    return undefined;
+  },
+  storageGrowth: true, // the operator expands the claims of its StatefulSets
+  scaleDown: true,
+};
+
+/** The password Secret this API creates; the operator generates none. */
+const passwordSecretName = (name: string) => `${name}-password`;
+
+const redisImage = (version: string | undefined) =>
+  `${REDIS_IMAGE}:v${version}`;
+
+function storageSpec(size: string | undefined, storageClassName?: string) {
+  return {
+    volumeClaimTemplate: {
+      spec: {
+        accessModes: ['ReadWriteOnce'],
+        resources: { requests: { storage: size } },
+        ...(storageClassName && { storageClassName }),
+      },
+    },
+  };
+}
+
+/** The write side for the four redis-operator kinds, one per topology. */
+export function redisWriteSide(
+  kinds: Record<
+    Exclude<DatabaseTopology, 'galera' | 'innodbcluster'>,
+    SourceKind
+  >,
+): AdapterWriteSide {
+  const kindFor = (topology: DatabaseTopology) =>
+    kinds[topology as keyof typeof kinds] ?? kinds.standalone;
+  return {
+    topologies: [...redisRules.topologies],
+    defaultTopology: 'standalone',
+    defaults: topology => ({
+      version: '7.0.15',
+      replicas: REPLICAS[topology] ?? 1,
+      storage: { size: '1Gi' },
+      resources: {
+        requests: { cpu: '100m', memory: '128Mi' },
+        limits: { memory: '256Mi' },
+      },
+    }),
+    // RedisCluster's Service `<name>-follower-additional` (+20) must fit 63, as must the
+    // revision label `<name>-follower-<10>` of its StatefulSet's pods (+20 as well).
+    maxNameLength: 43,
+    kindFor,
+    validate: (spec, ctx) => validateEngineSpec(redisRules, spec, ctx),
+    toOperatorObject(instance, options) {
+      const { spec } = instance;
+      const name = instance.metadata.name ?? '';
+      const kind = kindFor(spec.topology ?? 'standalone');
+      const resources = resourceRequirements(spec.resources);
+      const body: Record<string, unknown> = {
+        kubernetesConfig: {
+          image: redisImage(spec.version),
+          imagePullPolicy: 'IfNotPresent',
+          ...(resources && { resources }),
+          redisSecret: { name: passwordSecretName(name), key: PASSWORD_KEY },
+        },
+        storage: storageSpec(
+          spec.storage?.size,
+          spec.storage?.storageClassName,
+        ),
+      };
+      if (spec.topology !== 'standalone') body.clusterSize = spec.replicas;
+      if (spec.topology === 'cluster') {
+        body.clusterVersion = `v${majorOf(spec.version ?? '') ?? 7}`;
+        body.persistenceEnabled = true;
+      }
+      if (spec.topology === 'sentinel')
+        // Embedded Sentinel (RedisReplication.spec.sentinel): one object, so one instance,
+        // and the operator keeps Sentinel pointed at the replication it belongs to.
+        body.sentinel = {
+          size: SENTINELS,
+          image: `${SENTINEL_IMAGE}:v${spec.version}`,
+          imagePullPolicy: 'IfNotPresent',
+        };
+      return {
+        apiVersion: `${kind.group}/${kind.version}`,
+        kind: kind.kind,
+        metadata: operatorMetadata(instance, options),
+        spec: body,
+      };
+    },
+    applyUpdate(current, next, previous) {
+      const causes = checkUpdate(redisRules, next, previous);
+      if (causes.length > 0) return { causes };
+      const object = cloneObject(current);
+      const spec = (object.spec ??= {});
+      const config = (spec.kubernetesConfig =
+        asRecord(spec.kubernetesConfig) ?? {});
+      if (next.version && next.version !== previous.version) {
+        config.image =
+          typeof config.image === 'string'
+            ? withVersion(config.image, next.version, `v${next.version}`)
+            : redisImage(next.version);
+        const sentinel = asRecord(spec.sentinel);
+        if (sentinel && typeof sentinel.image === 'string')
+          sentinel.image = withVersion(
+            sentinel.image,
+            next.version,
+            `v${next.version}`,
+          );
+        if (object.kind === 'RedisCluster')
+          spec.clusterVersion = `v${majorOf(next.version) ?? 7}`;
+      }
+      // Redis (standalone) has no size field: it is always one pod.
+      if (object.kind !== 'Redis' && next.replicas !== undefined)
+        spec.clusterSize = next.replicas;
+      if (next.storage?.size && next.storage.size !== previous.storage?.size) {
+        const template = asRecord(asRecord(spec.storage)?.volumeClaimTemplate);
+        const claim = asRecord(template?.spec);
+        if (claim) {
+          const claimResources = (claim.resources =
+            asRecord(claim.resources) ?? {});
+          claimResources.requests = {
+            ...asRecord(claimResources.requests),
+            storage: next.storage.size,
+          };
+        } else
+          spec.storage = {
+            ...asRecord(spec.storage),
+            ...storageSpec(next.storage.size, next.storage.storageClassName),
+          };
+      }
+      const resources = mergeResources(config.resources, next.resources);
+      if (resources) config.resources = resources;
+      else delete config.resources;
+      setDeletionProtection(object, next.deletionProtection);
+      return { object };
+    },
+    secretsToCreate(instance, generatePassword) {
+      return [
+        opaqueSecret(
+          passwordSecretName(instance.metadata.name ?? ''),
+          instance.metadata.namespace,
+          { [LABEL_MANAGED_BY]: MANAGED_BY_VALUE },
+          { [PASSWORD_KEY]: generatePassword() },
+        ),
+      ];
+    },
+    connectionSecretName: source =>
+      asString(
+        asRecord(asRecord(asRecord(source.spec)?.kubernetesConfig)?.redisSecret)
+          ?.name,
+      ),
+    connection(instance, source, secret) {
+      const ref = asRecord(
+        asRecord(asRecord(source.spec)?.kubernetesConfig)?.redisSecret,
+      );
+      const secretName = asString(ref?.name);
+      // No redisSecret: Redis runs without a password, and clients send no credentials.
+      const password = secretName
+        ? secretValue(secret, asString(ref?.key) ?? PASSWORD_KEY)
+        : undefined;
+      const username = password !== undefined ? REDIS_USER : undefined;
+      const { primary, endpoints } = endpointsWithUris(
+        instance,
+        {
+          name: 'primary',
+          host: `${nameOf(source)}.${namespaceOf(source)}.svc`,
+          port: REDIS_PORT,
+        },
+        e =>
+          e.name === 'sentinel'
+            ? // Sentinel itself runs without auth here; it hands out the master's address.
+              { scheme: 'redis' }
+            : { scheme: 'redis', username, password },
+      );
+      return {
+        host: primary.host,
+        port: primary.port,
+        ...(username !== undefined && { username }),
+        ...(password !== undefined && { password }),
+        uri: primary.uri,
+        endpoints,
+        ...(secretName && { secretRef: { name: secretName } }),
+      };
+    },
+  };
+}

@@ -1,0 +1,142 @@
+import {
+  type DatabaseInstance,
+  type DatabaseInstanceSpec,
+} from '@internal/plugin-databases-common';
+import type {
+  AdapterWriteSide,
+  KubeObject,
+  OperatorAdapter,
+  ValidationContext,
+} from '../adapters/types';
+import { applyDefaults } from './defaults';
+import {
+  type FieldCause,
+  notSupported,
+  required,
+  typeInvalid,
+} from './FieldCause';
+import { validateInstanceName } from './validateName';
+
+/** An adapter that can write, with its write side. */
+export interface WritableAdapter {
+  adapter: OperatorAdapter;
+  write: AdapterWriteSide;
+}
+
+/** The adapter for `spec.engine`, or the cause naming the field when there is none. */
+export function writableAdapterFor(
+  spec: unknown,
+  adapters: readonly OperatorAdapter[],
+): WritableAdapter | FieldCause {
+  const engines = adapters.filter(a => a.write).map(a => a.engine);
+  if (spec === undefined || spec === null) return required('spec');
+  if (typeof spec !== 'object' || Array.isArray(spec))
+    return typeInvalid('spec', spec, 'object');
+  const engine: unknown = (spec as Record<string, unknown>).engine;
+  if (engine === undefined || engine === '') return required('spec.engine');
+  const adapter = adapters.find(a => a.engine === engine && a.write);
+  if (!adapter) return notSupported('spec.engine', engine, engines);
+  return { adapter, write: adapter.write! };
+}
+
+/** Outcome of preparing a create: the defaulted instance, or every reason it is invalid. */
+export type PreparedCreate =
+  | {
+      instance: DatabaseInstance;
+      adapter: OperatorAdapter;
+      write: AdapterWriteSide;
+      causes: [];
+    }
+  | { causes: FieldCause[] };
+
+/**
+ * Create-time defaulting and validation, in apiserver order: engine known, defaults applied,
+ * then name (DNS-1123 label, per-engine length) and the engine's own checks. The name must
+ * already be final (generateName resolved).
+ */
+export function prepareCreate(
+  instance: DatabaseInstance,
+  adapters: readonly OperatorAdapter[],
+  ctx?: ValidationContext,
+): PreparedCreate {
+  const found = writableAdapterFor(instance.spec, adapters);
+  if ('reason' in found) return { causes: [found] };
+  const { adapter, write } = found;
+  const spec = applyDefaults(instance.spec, write);
+  const causes = [
+    ...validateInstanceName(
+      instance.metadata?.name,
+      write.maxNameLength,
+      adapter.operator,
+    ),
+    ...write.validate(spec, ctx),
+  ];
+  if (causes.length > 0) return { causes };
+  return { instance: { ...instance, spec }, adapter, write, causes: [] };
+}
+
+/**
+ * Update-time validation and mapping: `next` is the whole new spec (after a merge or JSON
+ * patch, or a PUT), `previous` the spec as projected now, `current` the operator object.
+ * Fields the new spec leaves out keep their current values, then the engine's checks run
+ * and the change is mapped onto the operator object.
+ */
+export function prepareUpdate(
+  current: KubeObject,
+  next: DatabaseInstanceSpec,
+  previous: DatabaseInstanceSpec,
+  adapters: readonly OperatorAdapter[],
+  ctx?: ValidationContext,
+):
+  | { object: KubeObject; spec: DatabaseInstanceSpec }
+  | { causes: FieldCause[] } {
+  const found = writableAdapterFor(next, adapters);
+  if ('reason' in found) return { causes: [found] };
+  const spec: DatabaseInstanceSpec = {
+    ...next,
+    topology: next.topology ?? previous.topology,
+    version: next.version ?? previous.version,
+    replicas: next.replicas ?? previous.replicas,
+    storage:
+      next.storage === undefined
+        ? previous.storage
+        : {
+            ...next.storage,
+            size: next.storage.size ?? previous.storage?.size,
+          },
+  };
+  const causes = ratchet(found.write.validate(spec, ctx), spec, previous);
+  if (causes.length > 0) return { causes };
+  const result = found.write.applyUpdate(current, spec, previous);
+  return 'causes' in result ? result : { object: result.object, spec };
+}
+
+/** The value at a `spec.a.b` cause path. */
+function valueAt(spec: DatabaseInstanceSpec, field: string): unknown {
+  let value: unknown = { spec };
+  for (const part of field.split('.')) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}
+
+/**
+ * Ratcheting, as Kubernetes does for CRD validation: an update is not refused for a value it
+ * does not change. Adopted objects may hold values we would not accept on create (an even
+ * Galera size with replicasAllowEvenNumber, a version no longer offered); keeping them is fine.
+ */
+export function ratchet(
+  causes: FieldCause[],
+  next: DatabaseInstanceSpec,
+  previous: DatabaseInstanceSpec,
+): FieldCause[] {
+  // Requests are checked against limits: a change to either side re-validates both.
+  const scope = (field: string) =>
+    field.startsWith('spec.resources.') ? 'spec.resources' : field;
+  return causes.filter(
+    c =>
+      JSON.stringify(valueAt(next, scope(c.field))) !==
+      JSON.stringify(valueAt(previous, scope(c.field))),
+  );
+}
