@@ -106,6 +106,11 @@ export class AggregationLayer implements AggregationProxy {
     string,
     Record<string, { serverRelativeURL: string }>
   >();
+  /** Each APIService's OpenAPI v2 paths and definitions, merged into `/openapi/v2` (kubectl ≤1.27 explain). */
+  private readonly openapiV2 = new Map<
+    string,
+    { paths: Record<string, unknown>; definitions: Record<string, unknown> }
+  >();
   private readonly running = new Map<string, Promise<void>>();
   private readonly queued = new Map<string, Promise<void>>();
   private watch?: { stop(): void };
@@ -201,6 +206,21 @@ export class AggregationLayer implements AggregationProxy {
     for (const [name, paths] of this.openapi) {
       if (availableCondition(this.apiServices.get(name))?.status === 'True')
         Object.assign(out, paths);
+    }
+    return out;
+  }
+
+  /**
+   * kube-apiserver's merged `/openapi/v2` contribution of available APIServices: only paths under
+   * `/apis/<group>/<version>/` and the definitions they use (as its OpenAPI aggregator keeps).
+   */
+  openapiV2Spec(): { paths: Record<string, unknown>; definitions: Record<string, unknown> } {
+    const out = { paths: {}, definitions: {} };
+    for (const [name, spec] of this.openapiV2) {
+      if (availableCondition(this.apiServices.get(name))?.status === 'True') {
+        Object.assign(out.paths, spec.paths);
+        Object.assign(out.definitions, spec.definitions);
+      }
     }
     return out;
   }
@@ -306,6 +326,7 @@ export class AggregationLayer implements AggregationProxy {
       if (e.type === 'DELETED') {
         this.apiServices.delete(name);
         this.openapi.delete(name);
+        this.openapiV2.delete(name);
         return;
       }
       const before = this.apiServices.get(name);
@@ -422,7 +443,10 @@ export class AggregationLayer implements AggregationProxy {
     this.writeCondition(name, condition);
     if (condition.status === 'True' && apiServiceSpec(obj).service)
       await this.refreshOpenApi(name);
-    else this.openapi.delete(name);
+    else {
+      this.openapi.delete(name);
+      this.openapiV2.delete(name);
+    }
   }
 
   private writeCondition(name: string, condition: Condition): void {
@@ -486,6 +510,42 @@ export class AggregationLayer implements AggregationProxy {
   }
 
   private async refreshOpenApi(name: string): Promise<void> {
+    await Promise.all([this.refreshOpenApiV3(name), this.refreshOpenApiV2(name)]);
+  }
+
+  private async refreshOpenApiV2(name: string): Promise<void> {
+    const spec = apiServiceSpec(this.apiServices.get(name));
+    const target = this.resolve(spec);
+    if (!target.ok) return;
+    const result = await backendGet(
+      `https://${hostPort(target.host, target.port)}/openapi/v2`,
+      {
+        ...backendTlsOptions(spec, target.serverName, this.frontProxy),
+        headers: { 'X-Remote-User': 'system:aggregator', Accept: 'application/json' },
+        timeoutMs: 60_000,
+      },
+    );
+    if (!result.ok || result.status !== 200) {
+      this.openapiV2.delete(name);
+      return;
+    }
+    try {
+      const doc = JSON.parse(result.body.toString('utf8')) as {
+        paths?: Record<string, unknown>;
+        definitions?: Record<string, unknown>;
+      };
+      const prefix = `/apis/${spec.group}/${spec.version}/`;
+      const paths = Object.fromEntries(
+        Object.entries(doc.paths ?? {}).filter(([p]) => p.startsWith(prefix)),
+      );
+      this.openapiV2.set(name, { paths, definitions: doc.definitions ?? {} });
+    } catch (e) {
+      this.openapiV2.delete(name);
+      this.log('Invalid OpenAPI v2 document', { apiService: name, error: (e as Error).message });
+    }
+  }
+
+  private async refreshOpenApiV3(name: string): Promise<void> {
     const obj = this.apiServices.get(name);
     const spec = apiServiceSpec(obj);
     const target = this.resolve(spec);

@@ -64,6 +64,8 @@ export interface AggregationProxy {
    * `/openapi/v3/apis/<group>/<version>`).
    */
   openapiV3Paths?(): Record<string, { serverRelativeURL: string }>;
+  /** Paths and definitions of available extensions' `/openapi/v2`, merged into the server's own. */
+  openapiV2Spec?(): { paths: Record<string, unknown>; definitions: Record<string, unknown> };
 }
 
 /**

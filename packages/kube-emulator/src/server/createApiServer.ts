@@ -236,6 +236,20 @@ export async function createApiServer(
       const doc = apiResourceList(resources, parts[1], parts[2]);
       if (doc) return doc;
     }
+    if (path === '/openapi/v2') {
+      // kube-apiserver's merged v2 document; here only what aggregated servers contribute
+      // (CRD schemas are not published in v2 by the emulator).
+      const merged = aggregation?.openapiV2Spec?.();
+      if (merged && Object.keys(merged.paths).length > 0) {
+        return {
+          swagger: '2.0',
+          info: { title: 'Kubernetes', version: 'v1.33.0' },
+          paths: merged.paths,
+          definitions: merged.definitions,
+        };
+      }
+      return undefined;
+    }
     if (path === '/openapi/v3') {
       return {
         paths: {

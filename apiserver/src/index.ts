@@ -1,0 +1,12 @@
+/**
+ * The dbaas.platform.dev aggregated API server, as a library (main.ts is the process entry).
+ *
+ * @packageDocumentation
+ */
+export { startApiserver } from './startApiserver';
+export type { RunningApiserver } from './startApiserver';
+export { defaultOptions } from './options/Options';
+export type { Options } from './options/Options';
+export { parseOptions } from './options/parseOptions';
+export { validateOptions } from './options/validateOptions';
+export { adapters } from './adapters/registry';

@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { parse, parseAllDocuments } from 'yaml';
+import { DATABASE_PHASES } from '@internal/plugin-databases-common';
+import { kubectlBinaries, parseTable, runKubectl, spawnKubectl } from '../support/kubectl';
+import { startSystem, type System } from '../support/startSystem';
+
+jestTimeout(180_000);
+
+function jestTimeout(ms: number) {
+  // eslint-disable-next-line jest/no-standalone-expect
+  (globalThis as any).jest?.setTimeout?.(ms);
+}
+
+const ENGINES = ['mariadb', 'mysql', 'redis', 'elasticsearch', 'rabbitmq'];
+
+describe.each(kubectlBinaries())('$name against the aggregated API (emulator + APIService)', ({ file, name }) => {
+  let system: System;
+  const kubectl = (...args: string[]) => runKubectl(file, system.kubeconfig, `${system.dir}/home-${name}`, args);
+
+  beforeAll(async () => {
+    system = await startSystem({ seed: true });
+    // The demo's phases are reached after a few operator rounds.
+    system.emulator.operators.settle();
+  }, 120_000);
+
+  afterAll(async () => {
+    await system?.stop();
+  });
+
+  it('get databaseinstances -A lists every engine in one table with one lifecycle', async () => {
+    const r = await kubectl('get', 'databaseinstances', '-A');
+    expect(r.stderr).toBe('');
+    const header = r.stdout.split('\n')[0].trim().split(/\s+/);
+    expect(header).toEqual(['NAMESPACE', 'NAME', 'ENGINE', 'VERSION', 'PHASE', 'READY', 'AGE']);
+    const rows = parseTable(r.stdout);
+    expect(new Set(rows.map(row => row.ENGINE))).toEqual(new Set(ENGINES));
+    for (const row of rows) expect(DATABASE_PHASES).toContain(row.PHASE);
+    const phases = new Set(rows.map(row => row.PHASE));
+    for (const p of ['Ready', 'Degraded', 'Failed', 'Pending']) expect(phases).toContain(p);
+    expect(new Set(rows.map(row => row.NAMESPACE))).toEqual(new Set(['team-a', 'team-b', 'team-c']));
+    const ordersDb = rows.find(row => row.NAME === 'orders-db')!;
+    expect(ordersDb).toMatchObject({ NAMESPACE: 'team-a', ENGINE: 'mariadb', PHASE: 'Ready', READY: '3/3' });
+    expect(ordersDb.AGE).toMatch(/^\d+(s|m\d*s?)$/);
+  });
+
+  it('get dbi -n team-a -o wide adds TOPOLOGY OPERATOR ENDPOINT REASON', async () => {
+    const r = await kubectl('get', 'dbi', '-n', 'team-a', '-o', 'wide');
+    expect(r.code).toBe(0);
+    const header = r.stdout.split('\n')[0].trim().split(/\s+/);
+    expect(header).toEqual(['NAME', 'ENGINE', 'VERSION', 'PHASE', 'READY', 'AGE', 'TOPOLOGY', 'OPERATOR', 'ENDPOINT', 'REASON']);
+    const rows = parseTable(r.stdout);
+    const degraded = rows.find(row => row.NAME === 'payments-ledger')!;
+    expect(degraded).toMatchObject({ ENGINE: 'mariadb', PHASE: 'Degraded', TOPOLOGY: 'galera', OPERATOR: 'mariadb-operator' });
+    expect(degraded.REASON).not.toBe('');
+    expect(degraded.ENDPOINT).toMatch(/^payments-ledger[-a-z]*\.team-a\.svc:3306$/);
+    expect(rows.every(row => row.NAME && !['team-b', 'team-c'].includes(row.NAME))).toBe(true);
+  });
+
+  it('get dbi -o yaml returns DatabaseInstance objects with source and raw operator status', async () => {
+    const r = await kubectl('get', 'dbi', '-n', 'team-a', 'orders-db', '-o', 'yaml');
+    expect(r.code).toBe(0);
+    const obj = parse(r.stdout);
+    expect(obj).toMatchObject({
+      apiVersion: 'dbaas.platform.dev/v1alpha1',
+      kind: 'DatabaseInstance',
+      metadata: { name: 'orders-db', namespace: 'team-a' },
+      spec: { engine: 'mariadb', topology: 'galera' },
+      status: { phase: 'Ready', source: { kind: 'MariaDB', apiVersion: 'k8s.mariadb.com/v1alpha1', name: 'orders-db' } },
+    });
+    expect(typeof obj.metadata.resourceVersion).toBe('string');
+    expect(obj.status.operatorStatus.conditions.length).toBeGreaterThan(0);
+    const source = system.emulator.store.get({ group: 'k8s.mariadb.com', version: 'v1alpha1', plural: 'mariadbs' }, 'team-a', 'orders-db')!;
+    expect(obj.metadata.uid).toBe(source.metadata.uid);
+  });
+
+  it('get dbi -w sees a phase change made by an emulated operator', async () => {
+    const watch = spawnKubectl(file, system.kubeconfig, `${system.dir}/home-${name}`, ['get', 'dbi', '-n', 'team-a', '-w']);
+    try {
+      await watch.waitForLine(l => /^orders-db\s.*\sReady\s/.test(l));
+      system.emulator.operators.setHealth(
+        { group: 'k8s.mariadb.com', kind: 'MariaDB', namespace: 'team-a', name: 'orders-db' },
+        'degraded',
+      );
+      const line = await watch.waitForLine(l => /^orders-db\s.*\sDegraded\s/.test(l));
+      expect(line).toMatch(/mariadb/);
+    } finally {
+      watch.stop();
+      system.emulator.operators.setHealth(
+        { group: 'k8s.mariadb.com', kind: 'MariaDB', namespace: 'team-a', name: 'orders-db' },
+        'ready',
+      );
+    }
+  });
+
+  it('explain databaseinstance.status.phase documents the lifecycle', async () => {
+    const r = await kubectl('explain', 'databaseinstance.status.phase');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/KIND:\s+DatabaseInstance/);
+    expect(r.stdout).toMatch(/phase\s+<string>/);
+    for (const p of DATABASE_PHASES) expect(r.stdout).toContain(p);
+    const spec = await kubectl('explain', 'databaseinstance.spec');
+    expect(spec.stdout).toMatch(/engine\s+<string>/);
+  });
+
+  it('api-resources --api-group=dbaas.platform.dev lists both resources', async () => {
+    const r = await kubectl('api-resources', '--api-group=dbaas.platform.dev');
+    expect(r.code).toBe(0);
+    const rows = parseTable(r.stdout);
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ NAME: 'databaseinstances', SHORTNAMES: 'dbi', NAMESPACED: 'true', KIND: 'DatabaseInstance' }),
+        expect.objectContaining({ NAME: 'databaseengines', NAMESPACED: 'false', KIND: 'DatabaseEngine' }),
+      ]),
+    );
+  });
+
+  it('get databaseengines shows the five operators as installed', async () => {
+    const r = await kubectl('get', 'databaseengines');
+    expect(r.code).toBe(0);
+    const rows = parseTable(r.stdout);
+    expect(rows.map(row => row.NAME).sort()).toEqual([...ENGINES].sort());
+    expect(rows.every(row => row.INSTALLED === 'true')).toBe(true);
+    const yaml = await kubectl('get', 'databaseengines', '-o', 'yaml');
+    const docs = parseAllDocuments(yaml.stdout).map(d => d.toJS());
+    const mariadb = docs[0].items.find((e: any) => e.metadata.name === 'mariadb');
+    expect(mariadb.spec.capabilityLevel).toBe(4);
+    expect(mariadb.status.instances).toBe(3);
+  });
+});

@@ -1,0 +1,119 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const execFileAsync = promisify(execFile);
+
+/** The `kubectl` on PATH, resolved to its real file (the Cloud SDK keeps kubectl.1.NN beside it). */
+function kubectlOnPath(): string {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const candidate = path.join(dir, 'kubectl');
+    if (existsSync(candidate)) return realpathSync(candidate);
+  }
+  throw new Error('kubectl is not on PATH (the end-to-end tests need the real binary)');
+}
+
+/**
+ * The kubectl binaries the tests run: the default one, and `kubectl.1.27` / `kubectl.1.33` that
+ * ship beside it. A missing versioned binary is an error, not a skip: CI has them.
+ */
+export function kubectlBinaries(versions: string[] = ['1.27', '1.33']): Array<{ name: string; file: string }> {
+  const main = kubectlOnPath();
+  return [
+    { name: 'kubectl', file: main },
+    ...versions.map(v => {
+      const file = path.join(path.dirname(main), `kubectl.${v}`);
+      if (!existsSync(file)) throw new Error(`${file} not found`);
+      return { name: `kubectl.${v}`, file };
+    }),
+  ];
+}
+
+export interface KubectlResult {
+  stdout: string;
+  stderr: string;
+  code: number;
+}
+
+/** Runs kubectl against a kubeconfig, with its own HOME so discovery caches do not leak between runs. */
+export async function runKubectl(
+  file: string,
+  kubeconfig: string,
+  home: string,
+  args: string[],
+  input?: string,
+): Promise<KubectlResult> {
+  const env = { ...process.env, KUBECONFIG: kubeconfig, HOME: home, KUBECACHEDIR: path.join(home, 'cache') };
+  if (input !== undefined) {
+    return new Promise(resolve => {
+      const child = spawn(file, args, { env });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', d => (stdout += d));
+      child.stderr.on('data', d => (stderr += d));
+      child.on('close', code => resolve({ stdout, stderr, code: code ?? 1 }));
+      child.stdin.end(input);
+    });
+  }
+  try {
+    const { stdout, stderr } = await execFileAsync(file, args, { env, timeout: 60_000 });
+    return { stdout, stderr, code: 0 };
+  } catch (e: any) {
+    return { stdout: e.stdout ?? '', stderr: e.stderr ?? String(e), code: typeof e.code === 'number' ? e.code : 1 };
+  }
+}
+
+/** Starts a long-running kubectl (e.g. `get -w`) and collects its output lines. */
+export function spawnKubectl(file: string, kubeconfig: string, home: string, args: string[]) {
+  const child: ChildProcess = spawn(file, args, {
+    env: { ...process.env, KUBECONFIG: kubeconfig, HOME: home, KUBECACHEDIR: path.join(home, 'cache') },
+  });
+  const lines: string[] = [];
+  let buf = '';
+  child.stdout!.on('data', d => {
+    buf += d;
+    let i;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      lines.push(buf.slice(0, i));
+      buf = buf.slice(i + 1);
+    }
+  });
+  let stderr = '';
+  child.stderr!.on('data', d => (stderr += d));
+  return {
+    lines,
+    stderr: () => stderr,
+    async waitForLine(pred: (line: string) => boolean, timeoutMs = 20_000): Promise<string> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const hit = lines.find(pred);
+        if (hit) return hit;
+        if (Date.now() > deadline) {
+          throw new Error(`no matching line after ${timeoutMs} ms; got:\n${lines.join('\n')}\nstderr:\n${stderr}`);
+        }
+        await new Promise(r => setTimeout(r, 100));
+      }
+    },
+    stop() {
+      child.kill('SIGTERM');
+    },
+  };
+}
+
+/** Splits kubectl's table output into rows of cells keyed by header. */
+export function parseTable(stdout: string): Array<Record<string, string>> {
+  const lines = stdout.split('\n').filter(l => l.trim() !== '');
+  if (lines.length === 0) return [];
+  const header = lines[0];
+  const starts: number[] = [];
+  const re = /\S+/g;
+  let m;
+  while ((m = re.exec(header))) starts.push(m.index);
+  const names = starts.map((s, i) => header.slice(s, starts[i + 1]).trim());
+  return lines.slice(1).map(line => {
+    const row: Record<string, string> = {};
+    names.forEach((n, i) => (row[n] = line.slice(starts[i], starts[i + 1]).trim()));
+    return row;
+  });
+}

@@ -1,0 +1,93 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { KubeEmulator, type KubeEmulatorOptions } from '@internal/kube-emulator';
+import { startApiserver, defaultOptions, type RunningApiserver, type Options } from '@internal/databases-apiserver';
+
+/** The whole system on loopback: the emulator as kube-apiserver and our apiserver behind an APIService. */
+export interface System {
+  emulator: KubeEmulator;
+  apiserver: RunningApiserver;
+  /** Temp dir holding certificates and kubeconfigs; also kubectl's HOME. */
+  dir: string;
+  /** Admin kubeconfig (client certificate, system:masters). */
+  kubeconfig: string;
+  /** Writes a kubeconfig for a token user from the emulator's auth file (e.g. `alice-token`). */
+  kubeconfigFor(token: string): Promise<string>;
+  /** Restarts the apiserver on the same port (new process state, same cluster). */
+  restartApiserver(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface StartSystemOptions extends KubeEmulatorOptions {
+  apiserver?: Partial<Options>;
+}
+
+const quietLogger = {
+  info: () => {},
+  warn: () => {},
+  error: (message: string, fields?: Record<string, unknown>) =>
+    process.stderr.write(`[apiserver] ${message} ${JSON.stringify(fields ?? {})}\n`),
+};
+
+/**
+ * Starts the emulator (compact CRDs, emulated operators, optional demo seed) and the apiserver
+ * in this process, registers the apiserver with an APIService exactly as in a cluster, and
+ * resolves once the APIService is Available and the apiserver's caches have synced.
+ */
+export async function startSystem(options: StartSystemOptions = {}): Promise<System> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'dbaas-e2e-'));
+  const emulator = await KubeEmulator.start({ operatorStepMs: 100, ...options });
+  const serving = await emulator.issueExtensionServingCert('api', 'dbaas-system');
+  await writeFile(path.join(dir, 'tls.crt'), serving.certPem);
+  await writeFile(path.join(dir, 'tls.key'), serving.keyPem);
+  const apiserverKubeconfig = path.join(dir, 'apiserver.kubeconfig');
+  await emulator.writeKubeconfig(apiserverKubeconfig, { token: 'dbaas-apiserver-token' });
+  const kubeconfig = path.join(dir, 'kubeconfig');
+  await emulator.writeKubeconfig(kubeconfig, 'admin');
+
+  let port = 0;
+  const apiserverOptions = (): Options => ({
+    ...defaultOptions(),
+    securePort: port,
+    bindAddress: '127.0.0.1',
+    kubeconfig: apiserverKubeconfig,
+    tlsCertFile: path.join(dir, 'tls.crt'),
+    tlsKeyFile: path.join(dir, 'tls.key'),
+    ...options.apiserver,
+  });
+  let apiserver = await startApiserver(apiserverOptions(), { logger: quietLogger, bookmarkIntervalMs: 1000 });
+  port = apiserver.port;
+  await apiserver.store.whenSynced();
+  await emulator.registerApiService({
+    group: 'dbaas.platform.dev',
+    version: 'v1alpha1',
+    port,
+    caPem: emulator.certs.clusterCa.certPem,
+  });
+
+  const system: System = {
+    emulator,
+    get apiserver() {
+      return apiserver;
+    },
+    dir,
+    kubeconfig,
+    async kubeconfigFor(token: string) {
+      const file = path.join(dir, `${token}.kubeconfig`);
+      await emulator.writeKubeconfig(file, { token });
+      return file;
+    },
+    async restartApiserver() {
+      await apiserver.shutdown(0);
+      apiserver = await startApiserver(apiserverOptions(), { logger: quietLogger, bookmarkIntervalMs: 1000 });
+      await apiserver.store.whenSynced();
+    },
+    async stop() {
+      await apiserver.shutdown(0);
+      await emulator.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+  return system;
+}
