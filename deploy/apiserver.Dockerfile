@@ -1,0 +1,25 @@
+# The aggregated apiserver image. Build from the repository root:
+#   docker build -f deploy/apiserver.Dockerfile -t ghcr.io/example/dbaas-apiserver:0.1.0 .
+# (deploy/apiserver.Dockerfile.dockerignore keeps node_modules and build output out of the context.)
+
+# Stage 1: install the workspace with the committed Yarn and lockfile, then bundle the apiserver.
+FROM node:20-bookworm-slim AS build
+# Some workspace dependencies build native addons when no prebuilt binary matches.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY . .
+RUN node .yarn/releases/yarn-4.13.0.cjs install --immutable
+RUN bash deploy/build-apiserver.sh /out
+
+# Stage 2: only Node and the bundle. distroless "nonroot" runs as uid/gid 65532 and has no shell.
+FROM gcr.io/distroless/nodejs20-debian12:nonroot
+WORKDIR /app
+COPY --from=build /out/apiserver.cjs /out/apiserver.cjs.map /app/
+USER 65532:65532
+EXPOSE 8443
+# Flags come from the pod's `args`, so the entrypoint carries the script: `args` replaces CMD only.
+# Nothing is written to disk, so a read-only root filesystem works.
+ENTRYPOINT ["/nodejs/bin/node", "--enable-source-maps", "/app/apiserver.cjs"]
+CMD []
