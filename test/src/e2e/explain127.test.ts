@@ -58,31 +58,51 @@ describe('kubectl explain through /openapi/v2 (protobuf) and /openapi/v3', () =>
     expect(json.headers.etag).toBe(pb.headers.etag);
   });
 
+  // `plaintext` is kubectl's default (OpenAPI v3 from 1.27 on, after Complete() has fetched v2);
+  // `plaintext-openapiv2` renders from the protobuf /openapi/v2 document only.
   describe.each(kubectlBinaries(['1.27']))('$name', ({ file, name }) => {
     const kubectl = (...args: string[]) => runKubectl(file, system.kubeconfig, `${system.dir}/home-${name}`, args);
 
-    it('explain databaseinstance.status.phase prints the lifecycle description', async () => {
-      const r = await kubectl('explain', 'databaseinstance.status.phase');
+    it.each(['plaintext', 'plaintext-openapiv2'])(
+      'explain databaseinstance.status.phase --output=%s prints the lifecycle description',
+      async output => {
+        const r = await kubectl('explain', 'databaseinstance.status.phase', `--output=${output}`);
+        expect(r.stderr).toBe('');
+        expect(r.code).toBe(0);
+        expect(r.stdout).toMatch(/KIND:\s+DatabaseInstance/);
+        expect(r.stdout).toMatch(/VERSION:\s+(dbaas\.platform\.dev\/)?v1alpha1/);
+        expect(r.stdout).toMatch(/FIELD:\s+phase\s+<string>/);
+        expect(r.stdout).toMatch(/Lifecycle phase/);
+        for (const p of DATABASE_PHASES) expect(r.stdout).toContain(p);
+      },
+    );
+
+    it.each(['plaintext', 'plaintext-openapiv2'])(
+      'explain databaseinstance.spec --output=%s lists engine among the fields',
+      async output => {
+        const r = await kubectl('explain', 'databaseinstance.spec', `--output=${output}`);
+        expect(r.stderr).toBe('');
+        expect(r.code).toBe(0);
+        expect(r.stdout).toMatch(/FIELDS:/);
+        expect(r.stdout).toMatch(/^\s+engine\s+<string>/m);
+        expect(r.stdout).toMatch(/^\s+storage\s+<\w+>/m);
+      },
+    );
+
+    it('explain dbi --recursive --output=plaintext-openapiv2 walks $refs, arrays and maps', async () => {
+      const r = await kubectl('explain', 'dbi', '--recursive', '--output=plaintext-openapiv2');
       expect(r.stderr).toBe('');
-      expect(r.code).toBe(0);
-      expect(r.stdout).toMatch(/KIND:\s+DatabaseInstance/);
-      expect(r.stdout).toMatch(/VERSION:\s+dbaas\.platform\.dev\/v1alpha1/);
-      expect(r.stdout).toMatch(/phase\s+<string>/);
-      for (const p of DATABASE_PHASES) expect(r.stdout).toContain(p);
+      expect(r.stdout).toMatch(/^ {3}spec\s+<Object>$/m);
+      expect(r.stdout).toMatch(/^ {6}storage\s+<Object>\n {9}size\s+<string>$/m);
+      expect(r.stdout).toMatch(/^ {6}endpoints\s+<\[\]Object>$/m);
+      expect(r.stdout).toMatch(/^ {9}port\s+<integer>$/m);
+      expect(r.stdout).toMatch(/^ {6}labels\s+<map\[string\]string>$/m);
     });
 
-    it('explain databaseinstance.spec lists engine among the fields', async () => {
-      const r = await kubectl('explain', 'databaseinstance.spec');
-      expect(r.code).toBe(0);
-      expect(r.stdout).toMatch(/FIELDS:/);
-      expect(r.stdout).toMatch(/engine\s+<string>/);
-    });
-
-    it('explain dbi --recursive walks nested fields', async () => {
-      const r = await kubectl('explain', 'dbi', '--recursive');
-      expect(r.code).toBe(0);
-      expect(r.stdout).toMatch(/spec\s+<Object>/);
-      expect(r.stdout).toMatch(/storage\s+<Object>/);
+    it('explain of an unknown field names it', async () => {
+      const r = await kubectl('explain', 'dbi.spec.nosuchfield', '--output=plaintext-openapiv2');
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toMatch(/nosuchfield/);
     });
   });
 });

@@ -106,7 +106,7 @@ describe('a @kubernetes/client-node informer through the aggregation layer', () 
 
       // the informer's cache equals the truth
       const truth = (await api.listNamespacedCustomObject({ group: GROUP, version: VERSION, namespace: 'team-c', plural: 'databaseinstances' })) as any;
-      const byName = (items: any[]) =>
+      const byName = (items: readonly any[]) =>
         Object.fromEntries(items.map(o => [o.metadata.name, `${o.metadata.resourceVersion}/${o.status?.phase}`]));
       await eventually(() => JSON.stringify(byName(informer.list('team-c'))) === JSON.stringify(byName(truth.items)));
     } finally {

@@ -73,8 +73,7 @@ export function spawnKubectl(file: string, kubeconfig: string, home: string, arg
   let buf = '';
   child.stdout!.on('data', d => {
     buf += d;
-    let i;
-    while ((i = buf.indexOf('\n')) >= 0) {
+    for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
       lines.push(buf.slice(0, i));
       buf = buf.slice(i + 1);
     }
@@ -107,9 +106,7 @@ export function parseTable(stdout: string): Array<Record<string, string>> {
   if (lines.length === 0) return [];
   const header = lines[0];
   const starts: number[] = [];
-  const re = /\S+/g;
-  let m;
-  while ((m = re.exec(header))) starts.push(m.index);
+  for (const m of header.matchAll(/\S+/g)) starts.push(m.index!);
   const names = starts.map((s, i) => header.slice(s, starts[i + 1]).trim());
   return lines.slice(1).map(line => {
     const row: Record<string, string> = {};

@@ -32,6 +32,11 @@ import type {
   StatefulSetState,
 } from './types';
 
+/** Kubernetes timestamps have second precision (metav1.Time): `2025-05-01T10:00:00Z`. */
+function kubeTime(d: Date): string {
+  return `${d.toISOString().slice(0, 19)}Z`;
+}
+
 const STATEFULSETS: ResourceKey = {
   group: 'apps',
   version: 'v1',
@@ -280,7 +285,7 @@ export class OperatorEmulator {
         name: cr.metadata.name,
         sets: new Map(),
         everReady: false,
-        createTime: this.now().toISOString(),
+        createTime: kubeTime(this.now()),
         deletingSeen: false,
       };
       this.worlds.set(key, world);
@@ -340,7 +345,7 @@ export class OperatorEmulator {
       desiredReplicas: states.reduce((n, s) => n + s.replicas, 0),
       readyReplicas: states.reduce((n, s) => n + s.ready, 0),
       generation: cr.metadata.generation ?? 1,
-      now: this.now().toISOString(),
+      now: kubeTime(this.now()),
       message: control.message,
       runningVersion: w.runningVersion,
       desiredVersion: desired.version,
@@ -370,7 +375,7 @@ export class OperatorEmulator {
         desiredReplicas: states.reduce((n, s) => n + s.replicas, 0),
         readyReplicas: states.reduce((n, s) => n + s.ready, 0),
         generation: cr.metadata.generation ?? 1,
-        now: this.now().toISOString(),
+        now: kubeTime(this.now()),
         runningVersion: world.runningVersion,
         createTime: world.createTime,
       };
