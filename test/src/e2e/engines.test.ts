@@ -38,8 +38,9 @@ describe('DatabaseEngine: an operator installed later is picked up without a res
     const ready = await run('get', '--raw', '/readyz');
     expect(ready.stdout).toBe('ok');
 
-    const crd = await run('apply', '--server-side', '-f', path.join(SHARED, 'rabbitmq-cluster-operator/crds/rabbitmq.com_rabbitmqclusters.yaml'));
+    const crd = await run('create', '-f', path.join(SHARED, 'rabbitmq-cluster-operator/crds/rabbitmq.com_rabbitmqclusters.yaml'));
     expect(crd.stderr).toBe('');
+    expect(crd.stdout).toContain('customresourcedefinition.apiextensions.k8s.io/rabbitmqclusters.rabbitmq.com created');
     await eventually(
       async () => parseTable((await run('get', 'databaseengines')).stdout).find(r => r.NAME === 'rabbitmq')?.INSTALLED,
       v => v === 'true',
