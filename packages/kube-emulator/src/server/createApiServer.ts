@@ -12,6 +12,7 @@ import { forbiddenError } from '../api/forbidden';
 import { handleResource } from '../api/handleResource';
 import { openapiV3Document, openapiV3Index } from '../api/openapi';
 import { parseRequestInfo } from '../api/requestInfo';
+import { OpenApiV2Endpoint } from '../openapi/OpenApiV2Endpoint';
 import { errors, failure, writeError, writeJson } from '../api/status';
 import type {
   AggregationProxy,
@@ -138,6 +139,7 @@ export async function createApiServer(
   const hanging = new Set<ServerResponse>();
   let fault: ApiServerFault = 'none';
   let address = `${host}:0`;
+  const openapiV2 = new OpenApiV2Endpoint();
 
   const ctx = {
     store,
@@ -212,6 +214,11 @@ export async function createApiServer(
     }
     const doc = discoveryDocument(path);
     if (doc === undefined) throw errors.notFoundPath();
+    if (path === '/openapi/v2') {
+      // kubectl explain (≤ 1.27 always, newer with --output=plaintext-openapiv2) asks for protobuf only
+      openapiV2.serve(req, res, doc as Record<string, unknown>);
+      return;
+    }
     writeJson(res, 200, doc);
   }
 
