@@ -38,3 +38,6 @@ export const ANNOTATION_DELETION_PROTECTION =
 export const DATABASE_INSTANCE_CONNECTION_KIND = 'DatabaseInstanceConnection';
 /** Name of the subresource serving connection details (its own RBAC permission). */
 export const DATABASE_INSTANCE_CONNECTION_SUBRESOURCE = 'connection';
+
+/** Catalog entity annotation listing the instances of a component when no label ties them. */
+export const ANNOTATION_DATABASES_SELECTOR = 'dbaas.platform.dev/selector';

@@ -5,3 +5,4 @@
  */
 export * from './constants';
 export * from './types';
+export * from './rest';

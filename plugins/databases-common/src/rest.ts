@@ -1,0 +1,149 @@
+import type {
+  DatabaseEngine,
+  DatabaseEngineName,
+  DatabaseInstance,
+  DatabaseInstanceConnection,
+  DatabaseInstanceSpec,
+  DatabasePhase,
+} from './types';
+
+/**
+ * The portal's REST API (`/api/databases`), shared by the backend and frontend plugins.
+ * Every instance is addressed by cluster, namespace and name.
+ */
+
+/** A cluster the backend talks to (from `databases.clusters[]` in app-config). */
+export interface DatabasesCluster {
+  name: string;
+  title?: string;
+}
+
+/** A problem with one cluster while others answered (the rest of the data still comes back). */
+export interface DatabasesFetchError {
+  errorType: 'UNAUTHORIZED' | 'FORBIDDEN' | 'UNREACHABLE' | 'TIMEOUT' | 'BAD_RESPONSE' | 'UNKNOWN';
+  cluster: string;
+  statusCode?: number;
+  message: string;
+}
+
+/** An instance as the portal sees it: the Kubernetes object plus where it lives. */
+export interface PortalInstance {
+  cluster: string;
+  instance: DatabaseInstance;
+}
+
+/** `GET /instances` query (all optional; repeatable where it makes sense). */
+export interface ListInstancesQuery {
+  cluster?: string;
+  namespace?: string;
+  engine?: DatabaseEngineName;
+  phase?: DatabasePhase;
+  /** Owner entity ref, e.g. `group:default/team-a`. */
+  owner?: string;
+  /** Catalog entity ref, e.g. `component:default/orders`. */
+  entity?: string;
+  /** Free-text search over name, namespace, engine, owner. */
+  q?: string;
+  /** Pagination: page size (default 100, max 500) and opaque cursor. */
+  limit?: number;
+  cursor?: string;
+  /** Sort key and direction, e.g. `name`, `-age`, `phase`. */
+  sort?: string;
+}
+
+/** `GET /instances` answer. */
+export interface ListInstancesResponse {
+  items: PortalInstance[];
+  /** Total matching items across pages. */
+  totalItems: number;
+  /** Counts of all matching items by phase and engine (for the page's summary). */
+  counts: {
+    byPhase: Partial<Record<DatabasePhase, number>>;
+    byEngine: Partial<Record<DatabaseEngineName, number>>;
+  };
+  nextCursor?: string;
+  errors: DatabasesFetchError[];
+}
+
+/** `GET /clusters/:cluster/engines` answer. */
+export interface ListEnginesResponse {
+  cluster: string;
+  items: DatabaseEngine[];
+}
+
+/** `POST /clusters/:cluster/namespaces/:namespace/instances` body. */
+export interface CreateInstanceRequest {
+  name: string;
+  spec: DatabaseInstanceSpec;
+  /** Owner entity ref, must be one of the caller's groups unless a policy allows otherwise. */
+  owner: string;
+  /** Catalog entity ref of the component it serves (sets `backstage.io/kubernetes-id`). */
+  entityRef?: string;
+  /** Validate, default and check policy without creating (the server's dryRun=All). */
+  dryRun?: boolean;
+}
+
+/** `PATCH /clusters/:cluster/namespaces/:namespace/instances/:name` body. */
+export interface UpdateInstanceRequest {
+  version?: string;
+  replicas?: number;
+  storage?: { size?: string };
+  resources?: DatabaseInstanceSpec['resources'];
+  deletionProtection?: boolean;
+  /** The resourceVersion the user saw (409 when the instance changed since). */
+  resourceVersion?: string;
+  dryRun?: boolean;
+}
+
+/** `GET /clusters/:cluster/namespaces/:namespace/instances/:name/connection` answer. */
+export type ConnectionResponse = DatabaseInstanceConnection;
+
+/** One lifecycle transition the backend saw (request history). */
+export interface PhaseTransition {
+  cluster: string;
+  namespace: string;
+  name: string;
+  from?: DatabasePhase;
+  to: DatabasePhase;
+  reason?: string;
+  message?: string;
+  /** ISO timestamp. */
+  at: string;
+}
+
+/** One request made through the portal (request history). */
+export interface RequestRecord {
+  id: string;
+  cluster: string;
+  namespace: string;
+  name: string;
+  action: 'create' | 'update' | 'delete';
+  /** User entity ref. */
+  actor: string;
+  request: unknown;
+  /** HTTP status of the answer and, on failure, the Status message. */
+  outcome: { status: number; message?: string };
+  at: string;
+}
+
+/** `GET /clusters/:cluster/namespaces/:namespace/instances/:name/history` answer. */
+export interface InstanceHistoryResponse {
+  transitions: PhaseTransition[];
+  requests: RequestRecord[];
+}
+
+/** Server-sent event on `GET /events` (event name `instance`). */
+export interface InstanceEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  cluster: string;
+  instance: DatabaseInstance;
+  /** Set when the phase changed with this event. */
+  transition?: PhaseTransition;
+}
+
+/** Server-sent event on `GET /events` (event name `cluster`): a cluster went down or came back. */
+export interface ClusterStatusEvent {
+  cluster: string;
+  healthy: boolean;
+  message?: string;
+}
