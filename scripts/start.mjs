@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import https from 'node:https';
 import { join } from 'node:path';
-import { ensureDependencies, repoRoot } from './lib/yarn.mjs';
+import { ensureDependencies, repoRoot, runYarn, spawnYarn } from './lib/yarn.mjs';
 
 ensureDependencies();
 
@@ -15,13 +15,20 @@ const emulatorPort = process.env.DBAAS_EMULATOR_PORT ?? '6443';
 const apiserverPort = process.env.DBAAS_APISERVER_PORT ?? '8443';
 const transform = ['--require', '@backstage/cli-node/config/nodeTransform.cjs'];
 const children = [];
+const portalPort = process.env.DBAAS_PORTAL_PORT ?? '7007';
+const withPortal = !process.argv.includes('--no-portal');
 
-function run(name, args) {
-  const child = spawn(process.execPath, [...transform, ...args], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_OPTIONS: '' },
-  });
+function run(name, args, { env = {}, yarn = false } = {}) {
+  // Each child leads its own process group, so stopping it also stops what it started
+  // (yarn → backstage-cli → the backend).
+  const child = yarn
+    ? spawnYarn(args, { stdio: ['ignore', 'pipe', 'pipe'], env: { NODE_OPTIONS: '', ...env }, detached: true })
+    : spawn(process.execPath, [...transform, ...args], {
+        cwd: repoRoot,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, NODE_OPTIONS: '', ...env },
+        detached: true,
+      });
   const prefix = line => `[${name}] ${line}`;
   for (const stream of [child.stdout, child.stderr]) {
     let buf = '';
@@ -47,8 +54,14 @@ function run(name, args) {
 let stopping = false;
 function stop(code = 0) {
   stopping = true;
-  for (const c of children) c.kill('SIGTERM');
-  setTimeout(() => process.exit(code), 3000).unref();
+  for (const c of children) {
+    try {
+      process.kill(-c.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+  setTimeout(() => process.exit(code), 5000).unref();
 }
 process.on('SIGINT', () => stop(0));
 process.on('SIGTERM', () => stop(0));
@@ -113,6 +126,36 @@ await waitFor('the aggregated apiserver', async () => {
   const r = await get(`https://127.0.0.1:${emulatorPort}/apis/dbaas.platform.dev/v1alpha1/databaseinstances`, tls);
   return r.status === 200;
 });
+let portalLine = '';
+if (withPortal && !stopping) {
+  // The Backstage backend serves the built app (app-backend); build it once (about a minute).
+  if (!existsSync(join(repoRoot, 'packages', 'app', 'dist', 'index.html'))) {
+    console.error('Building the Backstage app (first start only)...');
+    if (runYarn(['workspace', 'app', 'build']) !== 0) {
+      console.error('the app build failed; kubectl works, the portal does not');
+      stop(1);
+    }
+  }
+  const emulator = JSON.parse(readFileSync(join(stateDir, 'emulator.json'), 'utf8'));
+  run('backstage', ['workspace', 'backend', 'start'], {
+    yarn: true,
+    env: {
+      DATABASES_CLUSTER_URL: emulator.url,
+      DATABASES_CLUSTER_CA: readFileSync(join(stateDir, 'ca.crt'), 'utf8'),
+      APP_CONFIG_backend_listen_port: portalPort,
+      APP_CONFIG_app_baseUrl: JSON.stringify(`http://localhost:${portalPort}`),
+      APP_CONFIG_backend_baseUrl: JSON.stringify(`http://localhost:${portalPort}`),
+      APP_CONFIG_backend_cors_origin: JSON.stringify(`http://localhost:${portalPort}`),
+    },
+  });
+  await waitFor('the Backstage backend', async () => {
+    const r = await fetch(`http://127.0.0.1:${portalPort}/.backstage/health/v1/readiness`);
+    return r.ok;
+  }, 300_000);
+  portalLine = `
+The portal (Backstage) is on http://localhost:${portalPort}: "Enter" as guest (alice of team-a).
+`;
+}
 if (!stopping) {
   console.log(`
 Everything is up: the kube-emulator on https://127.0.0.1:${emulatorPort} with emulated operators and demo
@@ -120,6 +163,6 @@ databases, and the aggregated apiserver (dbaas.platform.dev) on https://127.0.0.
 
   export KUBECONFIG=${join(stateDir, 'kubeconfig')}
   kubectl get databaseinstances -A
-
-Ctrl-C stops everything.`);
+${portalLine}
+Ctrl-C stops everything (\`npm start -- --no-portal\` runs without Backstage).`);
 }

@@ -15,10 +15,17 @@ import {
   type RequestHeaderOverrides,
 } from './auth';
 import { InformerInstanceStore } from './cache';
-import { createKubeConfig, kubeInformerFactory } from './kube';
+import { createKubeConfig, KubeApiWriter, kubeInformerFactory } from './kube';
 import type { Options } from './options/Options';
+import {
+  ConfigMapPolicyChecker,
+  PolicySource,
+  kubeNamespaceLabels,
+  kubePolicyReader,
+} from './policy';
 import { createApp, type DatabasesApp } from './server/createApp';
 import { consoleLogger, type Logger } from './server/logger';
+import type { PolicyChecker } from './server/mutate';
 import { startServer } from './server/startServer';
 
 /** A running apiserver (what `main` and the tests hold). */
@@ -52,11 +59,19 @@ function clientCaBundle(config: RequestHeaderConfig | undefined): string | undef
 
 /**
  * Wires the apiserver from validated options: kubeconfig → delegated authn/authz → informer
- * cache over every adapter → HTTP app → HTTPS server.
+ * cache over every adapter → writes (KubeApiWriter, policy) → HTTP app → HTTPS server.
  */
 export async function startApiserver(
   options: Options,
-  deps: { logger?: Logger; adapters?: readonly OperatorAdapter[]; bookmarkIntervalMs?: number } = {},
+  deps: {
+    logger?: Logger;
+    adapters?: readonly OperatorAdapter[];
+    bookmarkIntervalMs?: number;
+    /** The platform team's limits for creates and updates; default: none. */
+    policy?: PolicyChecker;
+    /** Timeout of each write to kube-apiserver (default 5 s: writes fail fast, never hang). */
+    writeTimeoutMs?: number;
+  } = {},
 ): Promise<RunningApiserver> {
   const logger = deps.logger ?? consoleLogger;
   const kc = createKubeConfig({ kubeconfig: options.kubeconfig });
@@ -89,8 +104,26 @@ export async function startApiserver(
     cacheTtlMs: options.authorizationCacheTtlSeconds * 1000,
   });
 
+  // The platform team's policy ConfigMap (no flag: no limits). Selector rules need namespace labels.
+  let policy = deps.policy;
+  let policySource: PolicySource | undefined;
+  let namespaceLabels: ReturnType<typeof kubeNamespaceLabels> | undefined;
+  if (!policy && options.policyConfigMap) {
+    const [namespace, name] = options.policyConfigMap.split('/');
+    policySource = new PolicySource({
+      read: kubePolicyReader(kc, namespace, name),
+      configMap: options.policyConfigMap,
+      logger,
+    });
+    await policySource.start();
+    namespaceLabels = kubeNamespaceLabels(kc, { logger });
+    namespaceLabels.start();
+    policy = new ConfigMapPolicyChecker(policySource, namespaceLabels);
+  }
+
+  const adapters = deps.adapters ?? allAdapters;
   const store = new InformerInstanceStore({
-    adapters: deps.adapters ?? allAdapters,
+    adapters,
     informerFactory: kubeInformerFactory(kc),
     historyMaxEvents: options.watchHistorySize,
     historyMaxAgeSeconds: options.watchHistorySeconds,
@@ -105,8 +138,16 @@ export async function startApiserver(
     authorizer,
     logger,
     bookmarkIntervalMs: deps.bookmarkIntervalMs,
+    // operator objects and Secrets are written with the apiserver's own credentials
+    writes: {
+      writer: new KubeApiWriter(kc, { timeoutMs: deps.writeTimeoutMs }),
+      adapters,
+      policy,
+    },
     readiness: () => {
       const authProblems = source?.problems() ?? [];
+      // A bad policy keeps the last good one: reported here, but it does not make reads unready.
+      const policyProblems = [...(policySource?.problems() ?? []), ...(namespaceLabels?.problems() ?? [])];
       const storeProblems = store.problems();
       const checks = [
         {
@@ -125,7 +166,9 @@ export async function startApiserver(
           message: storeProblems.join('; '),
         },
       ];
-      return { ready: !shuttingDown && checks.every(c => c.ok), checks };
+      const ready = !shuttingDown && checks.every(c => c.ok);
+      checks.push({ name: 'policy', ok: true, message: policyProblems.join('; ') || undefined });
+      return { ready, checks };
     },
   });
 
@@ -154,6 +197,8 @@ export async function startApiserver(
       if (delayMs > 0) await new Promise(r => setTimeout(r, delayMs));
       await server.close();
       store.stop();
+      policySource?.stop();
+      namespaceLabels?.stop();
       source?.stop();
     },
   };

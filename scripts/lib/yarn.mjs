@@ -37,6 +37,7 @@ export function spawnYarn(args, opts = {}) {
     cwd: opts.cwd ?? repoRoot,
     stdio: opts.stdio ?? 'inherit',
     env: yarnEnv(opts.env),
+    detached: opts.detached ?? false,
   });
 }
 

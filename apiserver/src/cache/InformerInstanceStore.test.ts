@@ -45,8 +45,11 @@ class FakeInformer implements ResourceInformer {
     return [...this.objects.values()];
   }
   listed(...items: KubeObject[]) {
+    this.listedAt(undefined, ...items);
+  }
+  listedAt(listRv: string | undefined, ...items: KubeObject[]) {
     items.forEach(i => this.upsert(i));
-    this.hooks.onListed();
+    this.hooks.onListed(listRv);
   }
   upsert(o: KubeObject) {
     const key = `${o.metadata!.namespace ?? ''}/${o.metadata!.name}`;
@@ -162,6 +165,22 @@ describe('InformerInstanceStore', () => {
     expect(t.store.resourceVersion()).toBe('20');
   });
 
+  it('starts its history at the lists\' resourceVersion, so a watch from before the sync gets 410 even with no instances', async () => {
+    const t = setup();
+    stop = () => t.store.stop();
+    t.store.start();
+    t.crds().listedAt('500', crdFor(REDIS_KIND, '10'));
+    t.sts().listedAt('500');
+    t.inf(REDIS_KIND).listedAt('500');
+    await settle();
+    expect(t.store.hasSynced()).toBe(true);
+    expect(t.store.list()).toEqual([]);
+    expect(t.store.resourceVersion()).toBe('500');
+    // an instance deleted at RV 300 is not in our history: resuming from 1 must not pretend otherwise
+    expect(() => t.store.watch('1', () => {})).toThrow(ResourceVersionExpiredError);
+    expect(() => t.store.watch('500', () => {}).stop()).not.toThrow();
+  });
+
   it('projects with the adapter and takes the largest RV among source and related objects', async () => {
     const t = await synced({
       redis: [redis('orders', '15'), redis('cache', '30')],
@@ -239,6 +258,20 @@ describe('InformerInstanceStore', () => {
     expect(t.store.get('team-a', 'orders')!.status!.conditions ?? []).toEqual(
       [],
     );
+  });
+
+  it('gives writes the operator object behind a served name, and every claim on a raw name', async () => {
+    const t = await synced({ redis: [redis('orders', '15')], mariadb: [mariadb('orders', '16'), mariadb('solo', '17')] });
+    stop = () => t.store.stop();
+    const solo = t.store.source('team-a', 'solo')!;
+    expect(solo.object.metadata).toMatchObject({ name: 'solo', resourceVersion: '17' });
+    expect([solo.adapter.engine, solo.kind.kind]).toEqual(['mariadb', 'MariaDB']);
+    // colliding names are served engine-qualified; the source keeps the operator's own name
+    expect(t.store.source('team-a', 'orders')).toBeUndefined();
+    expect(t.store.source('team-a', 'orders.redis')!.object.metadata!.name).toBe('orders');
+    expect(t.store.claims('team-a', 'orders').map(c => c.kind.kind).sort()).toEqual(['MariaDB', 'Redis']);
+    expect(t.store.claims('team-a', 'solo').map(c => c.kind.kind)).toEqual(['MariaDB']);
+    expect(t.store.claims('team-b', 'solo')).toEqual([]);
   });
 
   it('a delete then re-create with a new uid is DELETED + ADDED, never MODIFIED', async () => {

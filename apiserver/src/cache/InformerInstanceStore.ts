@@ -23,7 +23,12 @@ import {
   servedNames,
   type NameClaim,
 } from './servedNames';
-import type { InstanceEvent, InstanceStore, WatchSubscription } from './types';
+import type {
+  InstanceEvent,
+  InstanceSource,
+  InstanceStore,
+  WatchSubscription,
+} from './types';
 
 export interface InformerInstanceStoreOptions {
   adapters: readonly OperatorAdapter[];
@@ -107,7 +112,7 @@ export class InformerInstanceStore implements InstanceStore {
     Array<{ adapter: OperatorAdapter; kind: SourceKind }>
   >();
   private readonly entries = new Map<string, SourceEntry>();
-  private readonly claims = new Map<string, Set<string>>();
+  private readonly nameClaims = new Map<string, Set<string>>();
   private readonly reverse = new Map<string, Set<string>>();
   private readonly groupServed = new Map<string, Map<string, ServedInstance>>();
   private readonly served = new Map<string, Map<string, ServedInstance>>();
@@ -116,6 +121,8 @@ export class InformerInstanceStore implements InstanceStore {
   private pending: PendingChange[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
   private lastRv = '0';
+  /** Largest list resourceVersion seen: the cluster's RV when our view became complete. */
+  private listedRv = '0';
   private synced = false;
   private started = false;
   private readonly syncWaiters: Array<() => void> = [];
@@ -154,7 +161,7 @@ export class InformerInstanceStore implements InstanceStore {
       onAdd: crd => this.crdChanged(crd, false),
       onUpdate: crd => this.crdChanged(crd, false),
       onDelete: crd => this.crdChanged(crd, true),
-      onListed: () => this.checkSynced(),
+      onListed: rv => this.noteListed(rv),
     });
   }
 
@@ -219,6 +226,25 @@ export class InformerInstanceStore implements InstanceStore {
     return this.served.get(namespace)?.get(name)?.instance;
   }
 
+  source(namespace: string, name: string): InstanceSource | undefined {
+    const served = this.served.get(namespace)?.get(name);
+    return served ? this.sourceOfKey(served.sourceKey) : undefined;
+  }
+
+  claims(namespace: string, name: string): InstanceSource[] {
+    return [...(this.nameClaims.get(claimKey(namespace, name)) ?? [])]
+      .map(key => this.sourceOfKey(key))
+      .filter((s): s is InstanceSource => s !== undefined);
+  }
+
+  private sourceOfKey(key: string): InstanceSource | undefined {
+    const entry = this.entries.get(key);
+    const object = this.sourceObject(key).obj;
+    return entry && object
+      ? { object, adapter: entry.adapter, kind: entry.kind }
+      : undefined;
+  }
+
   watch(
     fromResourceVersion: string | undefined,
     onEvent: (event: InstanceEvent) => void,
@@ -264,7 +290,13 @@ export class InformerInstanceStore implements InstanceStore {
         const phase = s.instance.status?.phase ?? 'Unknown';
         phases[phase] = (phases[phase] ?? 0) + 1;
       }
-      const topologies = [...new Set(adapter.kinds.flatMap(k => k.topologies))];
+      const write = adapter.write;
+      // what a new instance can be created as; read-only adapters still list what they read
+      const topologies = write
+        ? [...write.topologies]
+        : [...new Set(adapter.kinds.flatMap(k => k.topologies))];
+      const defaultTopology = write?.defaultTopology;
+      const defaults = write && defaultTopology ? write.defaults(defaultTopology) : undefined;
       return {
         apiVersion: DATABASES_GROUP_VERSION,
         kind: DATABASE_ENGINE_KIND,
@@ -285,6 +317,18 @@ export class InformerInstanceStore implements InstanceStore {
           })),
           topologies,
           versions: adapter.versions,
+          ...(defaults && defaultTopology
+            ? {
+                defaults: {
+                  engine: adapter.engine,
+                  topology: defaultTopology,
+                  version: defaults.version,
+                  replicas: defaults.replicas,
+                  storage: { ...defaults.storage },
+                  resources: JSON.parse(JSON.stringify(defaults.resources)),
+                },
+              }
+            : {}),
         },
         status: {
           installed: crds.every(c => c.installed),
@@ -333,7 +377,7 @@ export class InformerInstanceStore implements InstanceStore {
       onAdd: changed,
       onUpdate: changed,
       onDelete: changed,
-      onListed: () => this.checkSynced(),
+      onListed: rv => this.noteListed(rv),
     });
   }
 
@@ -362,7 +406,7 @@ export class InformerInstanceStore implements InstanceStore {
           onAdd: changed,
           onUpdate: changed,
           onDelete: changed,
-          onListed: () => this.checkSynced(),
+          onListed: rv => this.noteListed(rv),
         });
         this.sourceInformers.set(typeKey(kind), { managed, adapter, kind });
         if (this.started) {
@@ -384,6 +428,13 @@ export class InformerInstanceStore implements InstanceStore {
     }
   }
 
+  private noteListed(resourceVersion: string | undefined): void {
+    if (resourceVersion) {
+      this.listedRv = maxResourceVersion(this.listedRv, resourceVersion);
+    }
+    this.checkSynced();
+  }
+
   private checkSynced(): void {
     if (
       this.synced ||
@@ -400,7 +451,10 @@ export class InformerInstanceStore implements InstanceStore {
       return;
     }
     this.synced = true;
-    // Nobody can hold an RV from before our first complete view: watches start from here.
+    // Our first complete view is the cluster at the lists' resourceVersion (not merely the newest
+    // instance: objects deleted before the sync would be missed by a watch resumed from an older
+    // RV). Nobody can hold an RV from before it, so watches start from here; older ones get 410.
+    this.lastRv = maxResourceVersion(this.lastRv, this.listedRv);
     this.history.reset(this.lastRv);
     this.options.logger?.info('Instance cache synced', {
       resourceVersion: this.lastRv,
@@ -482,10 +536,10 @@ export class InformerInstanceStore implements InstanceStore {
         return undefined;
       }
       this.entries.delete(key);
-      const claim = this.claims.get(group);
+      const claim = this.nameClaims.get(group);
       claim?.delete(key);
       if (claim && claim.size === 0) {
-        this.claims.delete(group);
+        this.nameClaims.delete(group);
       }
       return group;
     }
@@ -516,10 +570,10 @@ export class InformerInstanceStore implements InstanceStore {
       name,
       relatedKeys,
     });
-    let claim = this.claims.get(group);
+    let claim = this.nameClaims.get(group);
     if (!claim) {
       claim = new Set();
-      this.claims.set(group, claim);
+      this.nameClaims.set(group, claim);
     }
     claim.add(key);
     return group;
@@ -590,7 +644,7 @@ export class InformerInstanceStore implements InstanceStore {
 
   private recomputeGroup(group: string, triggerRv: string): void {
     const [ns] = splitOnce(group, '/');
-    const keys = [...(this.claims.get(group) ?? [])];
+    const keys = [...(this.nameClaims.get(group) ?? [])];
     const members = keys.map(k => this.entries.get(k)!);
     const claims: NameClaim[] = members.map(e => ({
       key: e.key,

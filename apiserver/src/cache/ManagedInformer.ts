@@ -14,8 +14,8 @@ export interface ManagedInformerOptions {
   onAdd(obj: KubeObject): void;
   onUpdate(obj: KubeObject): void;
   onDelete(obj: KubeObject): void;
-  /** After every completed list (first and re-lists). */
-  onListed(): void;
+  /** After every completed list (first and re-lists), with the list's resourceVersion. */
+  onListed(resourceVersion?: string): void;
   backoff: InformerBackoff;
   logger?: {
     info(msg: string, meta?: object): void;
@@ -55,7 +55,7 @@ export class ManagedInformer {
   constructor(private readonly options: ManagedInformerOptions) {
     this.delay = options.backoff.initialMs;
     this.informer = options.factory(options.type, {
-      onListed: () => this.handleListed(),
+      onListed: rv => this.handleListed(rv),
     });
     this.informer.on('add', obj => this.guard(() => options.onAdd(obj)));
     this.informer.on('update', obj => this.guard(() => options.onUpdate(obj)));
@@ -106,13 +106,13 @@ export class ManagedInformer {
     }
   }
 
-  private handleListed(): void {
+  private handleListed(resourceVersion?: string): void {
     if (this.stopped) {
       return;
     }
     this.listed = true;
     this.recovered();
-    this.options.onListed();
+    this.options.onListed(resourceVersion);
   }
 
   private recovered(): void {

@@ -16,8 +16,11 @@ export interface ResourceInformer {
 
 /** Hooks the store gives each informer it creates. */
 export interface InformerHooks {
-  /** Call after each completed list, once its items have been delivered as add/update/delete. */
-  onListed(): void;
+  /**
+   * Call after each completed list, once its items have been delivered as add/update/delete,
+   * with the list's resourceVersion (the cluster's RV at that moment).
+   */
+  onListed(resourceVersion?: string): void;
 }
 
 /** Makes an informer over every object of a type, in all namespaces. */

@@ -119,4 +119,20 @@ describe('InformerInstanceStore with the real adapter registry', () => {
     );
     expect(store.problems()).toEqual([]);
   });
+
+  it('offers what each engine can be created as: topologies, versions and defaults from its write side', () => {
+    for (const engine of store.engines()) {
+      const write = adapters.find(a => a.engine === engine.spec.engine)!.write!;
+      expect(engine.spec.topologies).toEqual(write.topologies);
+      const defaults = write.defaults(write.defaultTopology);
+      expect(engine.spec.defaults).toMatchObject({
+        engine: engine.spec.engine,
+        topology: write.defaultTopology,
+        version: defaults.version,
+        replicas: defaults.replicas,
+        storage: defaults.storage,
+      });
+      expect(engine.spec.versions).toContain(defaults.version);
+    }
+  });
 });

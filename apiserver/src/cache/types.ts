@@ -2,6 +2,7 @@ import type {
   DatabaseEngine,
   DatabaseInstance,
 } from '@internal/plugin-databases-common';
+import type { KubeObject, OperatorAdapter, SourceKind } from '../adapters/types';
 
 /** A change to one instance, as delivered to watchers in resourceVersion order. */
 export interface InstanceEvent {
@@ -23,6 +24,14 @@ export class ResourceVersionExpiredError extends Error {
     super(`too old resource version: ${requested} (${oldest})`);
     this.name = 'ResourceVersionExpiredError';
   }
+}
+
+/** The operator object an instance is projected from, with the adapter and kind that read it. */
+export interface InstanceSource {
+  /** As last seen by the watch cache (bulky fields stripped); never mutate it. */
+  object: KubeObject;
+  adapter: OperatorAdapter;
+  kind: SourceKind;
 }
 
 export interface WatchSubscription {
@@ -51,6 +60,17 @@ export interface InstanceStore {
     fromResourceVersion: string | undefined,
     onEvent: (event: InstanceEvent) => void,
   ): WatchSubscription;
+  /**
+   * The operator object behind the instance served as `namespace/name` (served names can be
+   * engine-qualified, `orders.redis`, when two operators use one name), for writes and for
+   * the connection subresource.
+   */
+  source(namespace: string, name: string): InstanceSource | undefined;
+  /**
+   * Every operator object of any supported kind named exactly `name` in `namespace`
+   * (a create must not reuse a name any operator already holds there).
+   */
+  claims(namespace: string, name: string): InstanceSource[];
   /** One DatabaseEngine per adapter, with installed flags and instance counts. */
   engines(): DatabaseEngine[];
   /** Human-readable problems (for /readyz detail and status conditions), empty when healthy. */

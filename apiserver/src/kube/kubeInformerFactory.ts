@@ -67,7 +67,7 @@ export function kubeInformerFactory(
       );
       // ListWatch delivers these items synchronously right after this promise settles;
       // setImmediate runs after that, so "listed" means "delivered".
-      setImmediate(() => hooks.onListed());
+      setImmediate(() => hooks.onListed(list.metadata?.resourceVersion));
       return list;
     };
     const watch = new Watch(kc);

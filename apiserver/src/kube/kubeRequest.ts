@@ -25,6 +25,8 @@ export interface KubeRequest {
   /** Path with query, e.g. `/api/v1/namespaces/kube-system/configmaps/x`. */
   path: string;
   body?: unknown;
+  /** Content-Type of the body (default `application/json`; patches name their patch type). */
+  contentType?: string;
   /** Aborts the request after this long (default 10 s, the delegated authn/authz client timeout). */
   timeoutMs?: number;
 }
@@ -55,7 +57,7 @@ export async function kubeRequest<T = any>(
       : Buffer.from(JSON.stringify(request.body));
   if (payload) {
     (options.headers as Record<string, string | number>)['Content-Type'] =
-      'application/json';
+      request.contentType ?? 'application/json';
     (options.headers as Record<string, string | number>)['Content-Length'] =
       payload.length;
   }

@@ -3,8 +3,19 @@ import { databaseEngines, databaseInstances } from '../server/resources';
 import type { ServedResource } from '../server/discovery';
 import { buildOpenApiV2, buildOpenApiV3 } from './buildOpenApi';
 
-const served: ServedResource[] = [
+const readOnly: ServedResource[] = [
   { definition: databaseInstances, verbs: ['get', 'list', 'watch'], subresources: [{ name: 'status', verbs: ['get'] }] },
+  { definition: databaseEngines, verbs: ['get', 'list'], subresources: [] },
+];
+const served: ServedResource[] = [
+  {
+    definition: databaseInstances,
+    verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'],
+    subresources: [
+      { name: 'status', verbs: ['get'] },
+      { name: 'connection', verbs: ['get'], kind: 'DatabaseInstanceConnection' },
+    ],
+  },
   { definition: databaseEngines, verbs: ['get', 'list'], subresources: [] },
 ];
 const P = '/apis/dbaas.platform.dev/v1alpha1';
@@ -39,6 +50,7 @@ describe('OpenAPI documents', () => {
       `${P}/databaseinstances`,
       `${P}/namespaces/{namespace}/databaseinstances`,
       `${P}/namespaces/{namespace}/databaseinstances/{name}`,
+      `${P}/namespaces/{namespace}/databaseinstances/{name}/connection`,
       `${P}/namespaces/{namespace}/databaseinstances/{name}/status`,
     ]);
     expect(Object.keys(v2.paths).sort()).toEqual(Object.keys(v3.paths).sort());
@@ -55,8 +67,47 @@ describe('OpenAPI documents', () => {
     }
   });
 
-  it('advertises no writes yet (they answer 405)', () => {
-    for (const item of Object.values<any>(v3.paths)) expect(Object.keys(item).sort()).toEqual(['get', 'parameters']);
+  it('advertises no writes for a read-only server (they answer 405)', () => {
+    for (const item of Object.values<any>(buildOpenApiV3(readOnly).paths)) expect(Object.keys(item).sort()).toEqual(['get', 'parameters']);
+  });
+
+  it('has an operation for exactly the verbs served', () => {
+    const methods = (path: string) => Object.keys(v3.paths[path]).filter(k => k !== 'parameters').sort();
+    expect(methods(`${P}/namespaces/{namespace}/databaseinstances`)).toEqual(['delete', 'get', 'post']);
+    expect(methods(`${P}/namespaces/{namespace}/databaseinstances/{name}`)).toEqual(['delete', 'get', 'patch', 'put']);
+    expect(methods(`${P}/databaseinstances`)).toEqual(['get']);
+    expect(methods(`${P}/namespaces/{namespace}/databaseinstances/{name}/status`)).toEqual(['get']);
+    expect(methods(`${P}/databaseengines/{name}`)).toEqual(['get']);
+    const actions = Object.values<any>(v3.paths).flatMap(item => Object.values<any>(item).map(o => o['x-kubernetes-action']).filter(Boolean));
+    expect(new Set(actions)).toEqual(new Set(['get', 'list', 'post', 'put', 'patch', 'delete', 'deletecollection']));
+  });
+
+  it('offers only the patch types implemented: no strategic merge patch, no apply', () => {
+    const item = `${P}/namespaces/{namespace}/databaseinstances/{name}`;
+    expect(Object.keys(v3.paths[item].patch.requestBody.content).sort()).toEqual(['application/json-patch+json', 'application/merge-patch+json']);
+    expect([...v2.paths[item].patch.consumes].sort()).toEqual(['application/json-patch+json', 'application/merge-patch+json']);
+  });
+
+  it('declares dryRun, fieldManager and fieldValidation on writes (kubectl then validates on the server), and no force', () => {
+    const single = v3.paths[`${P}/namespaces/{namespace}/databaseinstances/{name}`];
+    const collection = v3.paths[`${P}/namespaces/{namespace}/databaseinstances`];
+    for (const op of [single.put, single.patch, collection.post]) {
+      const names = op.parameters.map((p: any) => p.name);
+      expect(names).toEqual(expect.arrayContaining(['dryRun', 'fieldManager', 'fieldValidation']));
+      expect(names).not.toContain('force');
+    }
+    for (const op of [single.delete, collection.delete]) {
+      expect(op.parameters.map((p: any) => p.name)).toEqual(expect.arrayContaining(['dryRun', 'propagationPolicy']));
+      expect(op.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions');
+    }
+    expect(collection.post.responses['201']).toBeDefined();
+  });
+
+  it('describes the connection subresource with its own kind', () => {
+    const op = v3.paths[`${P}/namespaces/{namespace}/databaseinstances/{name}/connection`].get;
+    expect(op['x-kubernetes-group-version-kind'].kind).toBe('DatabaseInstanceConnection');
+    const schema = resolve(op.responses['200'].content['application/json'].schema);
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['host', 'port', 'username', 'password', 'uri', 'endpoints']));
   });
 
   it('declares the list/watch query parameters', () => {
@@ -72,7 +123,7 @@ describe('OpenAPI documents', () => {
       .filter((g: any) => g.group === 'dbaas.platform.dev')
       .map((g: any) => g.kind)
       .sort();
-    expect(kinds).toEqual(['DatabaseEngine', 'DatabaseEngineList', 'DatabaseInstance', 'DatabaseInstanceList']);
+    expect(kinds).toEqual(['DatabaseEngine', 'DatabaseEngineList', 'DatabaseInstance', 'DatabaseInstanceConnection', 'DatabaseInstanceList']);
   });
 
   it('is self-contained: every $ref resolves (v3 and v2)', () => {

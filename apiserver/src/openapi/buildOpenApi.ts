@@ -3,6 +3,7 @@ import {
   DATABASES_API_VERSION,
 } from '@internal/plugin-databases-common';
 import type { ServedResource } from '../server/discovery';
+import { META_NAMES } from './metaSchemas';
 import { allSchemas, schemaName } from './schemas';
 import type { Schema } from './types';
 
@@ -16,14 +17,19 @@ interface Param {
 
 /** Neutral description of one operation, rendered into v2 and v3. */
 interface Operation {
-  method: 'get';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   operationId: string;
-  action: 'get' | 'list';
+  action: 'get' | 'list' | 'post' | 'put' | 'patch' | 'delete' | 'deletecollection';
   description: string;
   kind: string;
+  /** Schema of the 200 (and 201/202 where the verb has them) response. */
   responseSchema: string;
+  /** Extra success codes besides 200, with the same schema. */
+  alsoCodes?: string[];
   params: Param[];
   streams: boolean;
+  /** Request body: schema name and the content types served for it. */
+  body?: { schema: string; contentTypes: string[] };
 }
 
 interface PathItem {
@@ -64,6 +70,26 @@ const LIST_PARAMS: Param[] = [
   q('watch', 'boolean', 'Watch for changes to the described resources and return them as a stream of add, update, and remove notifications.'),
 ];
 
+const DRY_RUN = q('dryRun', 'string', 'When present, indicates that modifications should not be persisted. The only valid value is All: the request is fully processed (validation, policy, name checks) but nothing is written.');
+/**
+ * Create/update/patch parameters. `fieldValidation` on PATCH makes kubectl leave unknown-field
+ * checks to the server (contract §5.6). No `force`: server-side apply is not served.
+ */
+const WRITE_PARAMS: Param[] = [
+  DRY_RUN,
+  q('fieldManager', 'string', 'fieldManager is a name associated with the actor or entity that is making these changes. At most 128 printable characters. Accepted but not recorded (no managedFields are kept).'),
+  q('fieldValidation', 'string', 'How unknown fields in the body are handled: Ignore drops them, Warn (the default) drops them with a Warning header per field, Strict refuses the request with 400.'),
+];
+const DELETE_PARAMS: Param[] = [
+  DRY_RUN,
+  q('gracePeriodSeconds', 'integer', 'Accepted and ignored.'),
+  q('orphanDependents', 'boolean', 'Deprecated: please use the PropagationPolicy.'),
+  q('propagationPolicy', 'string', "Whether and how the operator object's dependents are garbage collected: Orphan, Background (the default) or Foreground."),
+];
+/** Patch types served (no strategic merge patch, no apply: contract §5.4 rule 4). */
+const PATCH_CONTENT_TYPES = ['application/json-patch+json', 'application/merge-patch+json'];
+const OBJECT_CONTENT_TYPES = ['application/json', 'application/yaml'];
+
 const camel = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const GROUP_ID = DATABASES_API_GROUP.split('.').map(camel).join('') + camel(DATABASES_API_VERSION);
 
@@ -72,55 +98,116 @@ function pathItems(resources: ServedResource[]): PathItem[] {
   const items: PathItem[] = [];
   for (const r of resources) {
     const d = r.definition;
-    const canList = r.verbs.includes('list');
-    const canGet = r.verbs.includes('get');
+    const has = (v: ServedResource['verbs'][number]) => r.verbs.includes(v);
     const scope = d.namespaced ? 'Namespaced' : '';
     const base = d.namespaced ? `${P}/namespaces/{namespace}/${d.plural}` : `${P}/${d.plural}`;
     const scopeParams = d.namespaced ? [NAMESPACE] : [];
-    const list = (id: string, path: string, params: Param[], what: string): PathItem => ({
-      path,
-      params: [...params, PRETTY],
-      operations: [
-        {
-          method: 'get',
-          operationId: id,
-          action: 'list',
-          description: what,
-          kind: d.kind,
-          responseSchema: schemaName(d.listKind),
-          params: LIST_PARAMS,
-          streams: r.verbs.includes('watch'),
-        },
-      ],
+    const op = (o: Omit<Operation, 'kind' | 'streams' | 'params'> & Partial<Pick<Operation, 'params' | 'streams'>>): Operation => ({
+      kind: d.kind,
+      streams: false,
+      params: [],
+      ...o,
     });
-    if (canList) {
-      items.push(list(`list${GROUP_ID}${scope}${d.kind}`, base, scopeParams, `list or watch objects of kind ${d.kind}`));
-      if (d.namespaced) {
-        items.push(
-          list(`list${GROUP_ID}${d.kind}ForAllNamespaces`, `${P}/${d.plural}`, [], `list or watch objects of kind ${d.kind} in all namespaces`),
-        );
-      }
+    const listOp = (id: string, what: string) =>
+      op({
+        method: 'get',
+        operationId: id,
+        action: 'list',
+        description: what,
+        responseSchema: schemaName(d.listKind),
+        params: LIST_PARAMS,
+        streams: has('watch'),
+      });
+
+    const collection: Operation[] = [];
+    if (has('list')) collection.push(listOp(`list${GROUP_ID}${scope}${d.kind}`, `list or watch objects of kind ${d.kind}`));
+    if (has('create')) {
+      collection.push(
+        op({
+          method: 'post',
+          operationId: `create${GROUP_ID}${scope}${d.kind}`,
+          action: 'post',
+          description: `create a ${d.kind}`,
+          responseSchema: schemaName(d.kind),
+          alsoCodes: ['201', '202'],
+          params: WRITE_PARAMS,
+          body: { schema: schemaName(d.kind), contentTypes: OBJECT_CONTENT_TYPES },
+        }),
+      );
     }
-    if (canGet) {
+    if (has('deletecollection')) {
+      collection.push(
+        op({
+          method: 'delete',
+          operationId: `deletecollection${GROUP_ID}${scope}${d.kind}`,
+          action: 'deletecollection',
+          description: `delete collection of ${d.kind} (refused as a whole while any selected one has spec.deletionProtection)`,
+          responseSchema: META_NAMES.status,
+          params: [...DELETE_PARAMS, ...LIST_PARAMS.filter(p => ['labelSelector', 'fieldSelector'].includes(p.name))],
+          body: { schema: META_NAMES.deleteOptions, contentTypes: ['application/json'] },
+        }),
+      );
+    }
+    if (collection.length) items.push({ path: base, params: [...scopeParams, PRETTY], operations: collection });
+    if (has('list') && d.namespaced) {
       items.push({
-        path: `${base}/{name}`,
-        params: [NAME, ...scopeParams, PRETTY],
-        operations: [
-          {
-            method: 'get',
-            operationId: `read${GROUP_ID}${scope}${d.kind}`,
-            action: 'get',
-            description: `read the specified ${d.kind}`,
-            kind: d.kind,
-            responseSchema: schemaName(d.kind),
-            params: [],
-            streams: false,
-          },
-        ],
+        path: `${P}/${d.plural}`,
+        params: [PRETTY],
+        operations: [listOp(`list${GROUP_ID}${d.kind}ForAllNamespaces`, `list or watch objects of kind ${d.kind} in all namespaces`)],
       });
     }
+
+    const single: Operation[] = [];
+    if (has('get')) {
+      single.push(op({ method: 'get', operationId: `read${GROUP_ID}${scope}${d.kind}`, action: 'get', description: `read the specified ${d.kind}`, responseSchema: schemaName(d.kind) }));
+    }
+    if (has('update')) {
+      single.push(
+        op({
+          method: 'put',
+          operationId: `replace${GROUP_ID}${scope}${d.kind}`,
+          action: 'put',
+          description: `replace the specified ${d.kind}`,
+          responseSchema: schemaName(d.kind),
+          alsoCodes: ['201'],
+          params: WRITE_PARAMS,
+          body: { schema: schemaName(d.kind), contentTypes: OBJECT_CONTENT_TYPES },
+        }),
+      );
+    }
+    if (has('patch')) {
+      single.push(
+        op({
+          method: 'patch',
+          operationId: `patch${GROUP_ID}${scope}${d.kind}`,
+          action: 'patch',
+          description: `partially update the specified ${d.kind} (JSON merge patch or JSON patch)`,
+          responseSchema: schemaName(d.kind),
+          alsoCodes: ['201'],
+          params: WRITE_PARAMS,
+          body: { schema: META_NAMES.patch, contentTypes: PATCH_CONTENT_TYPES },
+        }),
+      );
+    }
+    if (has('delete')) {
+      single.push(
+        op({
+          method: 'delete',
+          operationId: `delete${GROUP_ID}${scope}${d.kind}`,
+          action: 'delete',
+          description: `delete a ${d.kind} (refused while spec.deletionProtection is true)`,
+          responseSchema: META_NAMES.status,
+          alsoCodes: ['202'],
+          params: DELETE_PARAMS,
+          body: { schema: META_NAMES.deleteOptions, contentTypes: ['application/json'] },
+        }),
+      );
+    }
+    if (single.length) items.push({ path: `${base}/{name}`, params: [NAME, ...scopeParams, PRETTY], operations: single });
+
     for (const s of r.subresources) {
       if (!s.verbs.includes('get')) continue;
+      const kind = s.kind ?? d.kind;
       items.push({
         path: `${base}/{name}/${s.name}`,
         params: [NAME, ...scopeParams, PRETTY],
@@ -130,8 +217,8 @@ function pathItems(resources: ServedResource[]): PathItem[] {
             operationId: `read${GROUP_ID}${scope}${d.kind}${camel(s.name)}`,
             action: 'get',
             description: `read ${s.name} of the specified ${d.kind}`,
-            kind: d.kind,
-            responseSchema: schemaName(d.kind),
+            kind,
+            responseSchema: schemaName(kind),
             params: [],
             streams: false,
           },
@@ -141,6 +228,8 @@ function pathItems(resources: ServedResource[]): PathItem[] {
   }
   return items;
 }
+
+const CODE_NAMES: Record<string, string> = { '201': 'Created', '202': 'Accepted' };
 
 const gvkOf = (kind: string) => ({ group: DATABASES_API_GROUP, kind, version: DATABASES_API_VERSION });
 const tag = `${DATABASES_API_GROUP.split('.')[0]}_${DATABASES_API_VERSION}`;
@@ -165,13 +254,25 @@ export function buildOpenApiV3(resources: ServedResource[]) {
         'application/yaml': { schema },
       };
       if (op.streams) content['application/json;stream=watch'] = { schema };
+      const body = op.body;
       entry[op.method] = {
         tags: [tag],
         description: op.description,
         operationId: op.operationId,
         ...(op.params.length ? { parameters: op.params.map(v3Param) } : {}),
+        ...(body
+          ? {
+              requestBody: {
+                ...(op.method === 'delete' ? {} : { required: true }),
+                content: Object.fromEntries(
+                  body.contentTypes.map(t => [t, { schema: { $ref: `#/components/schemas/${body.schema}` } }]),
+                ),
+              },
+            }
+          : {}),
         responses: {
           '200': { description: 'OK', content },
+          ...Object.fromEntries((op.alsoCodes ?? []).map(code => [code, { description: CODE_NAMES[code], content }])),
           '401': { description: 'Unauthorized' },
         },
         'x-kubernetes-action': op.action,
@@ -231,16 +332,21 @@ export function buildOpenApiV2(resources: ServedResource[]) {
   for (const item of pathItems(resources)) {
     const entry: Record<string, unknown> = { parameters: item.params.map(v2Param) };
     for (const op of item.operations) {
+      const response = { $ref: `#/definitions/${op.responseSchema}` };
+      const bodyParam = op.body
+        ? [{ name: 'body', in: 'body', ...(op.method === 'delete' ? {} : { required: true }), schema: { $ref: `#/definitions/${op.body.schema}` } }]
+        : [];
       entry[op.method] = {
         tags: [tag],
         description: op.description,
         operationId: op.operationId,
-        consumes: ['*/*'],
+        consumes: op.body ? op.body.contentTypes : ['*/*'],
         produces: ['application/json', 'application/yaml', ...(op.streams ? ['application/json;stream=watch'] : [])],
         schemes: ['https'],
-        ...(op.params.length ? { parameters: op.params.map(v2Param) } : {}),
+        ...(op.params.length || bodyParam.length ? { parameters: [...bodyParam, ...op.params.map(v2Param)] } : {}),
         responses: {
-          '200': { description: 'OK', schema: { $ref: `#/definitions/${op.responseSchema}` } },
+          '200': { description: 'OK', schema: response },
+          ...Object.fromEntries((op.alsoCodes ?? []).map(code => [code, { description: CODE_NAMES[code], schema: response }])),
           '401': { description: 'Unauthorized' },
         },
         'x-kubernetes-action': op.action,

@@ -5,6 +5,7 @@
  */
 import {
   DATABASE_ENGINE_KIND,
+  DATABASE_INSTANCE_CONNECTION_KIND,
   DATABASE_ENGINE_NAMES,
   DATABASE_INSTANCE_KIND,
   DATABASE_PHASES,
@@ -188,6 +189,42 @@ const own: Record<string, Schema> = {
       metadata: refField(META_NAMES.listMeta, 'Standard list metadata.'),
     },
     'x-kubernetes-group-version-kind': gvk(`${DATABASE_INSTANCE_KIND}List`),
+  },
+  [schemaName('ConnectionEndpoint')]: {
+    type: 'object',
+    description: 'A network endpoint of the database with the URI a client would use for it.',
+    required: ['name', 'host', 'port'],
+    properties: {
+      name: str('Role of the endpoint: primary, readonly, http, amqp, sentinel, ...'),
+      host: str('DNS name inside the cluster.'),
+      port: { type: 'integer', format: 'int32', description: 'TCP port.' },
+      uri: str('Connection URI for this endpoint, credentials URL-encoded.'),
+    },
+  },
+  [schemaName(DATABASE_INSTANCE_CONNECTION_KIND)]: {
+    type: 'object',
+    description:
+      'DatabaseInstanceConnection is what the connection subresource of a DatabaseInstance returns: where to connect and with which credentials, read from the operator\'s Secret at request time. Reading it is its own permission (databaseinstances/connection).',
+    required: ['engine', 'host', 'port', 'uri', 'endpoints'],
+    properties: {
+      apiVersion: API_VERSION,
+      kind: KIND,
+      metadata: refField(META_NAMES.objectMeta, 'name, namespace, uid and resourceVersion of the instance.'),
+      engine: str('Engine of the instance.', { enum: [...DATABASE_ENGINE_NAMES] }),
+      host: str('Host of the primary (read-write) endpoint.'),
+      port: { type: 'integer', format: 'int32', description: 'Port of the primary endpoint.' },
+      username: str('User to connect as; absent when the engine runs without users.'),
+      password: str('Password; absent when the engine runs without authentication.'),
+      uri: str('Connection URI of the primary endpoint (mysql://, redis://, https://, amqp://), credentials URL-encoded.'),
+      endpoints: {
+        type: 'array',
+        description: 'Every endpoint (primary, readonly, sentinel, management, ...).',
+        items: { default: {}, allOf: [ref(schemaName('ConnectionEndpoint'))] },
+        'x-kubernetes-list-type': 'atomic',
+      },
+      secretRef: refField(schemaName('SecretReference'), 'The Secret the credentials were read from.', false),
+    },
+    'x-kubernetes-group-version-kind': gvk(DATABASE_INSTANCE_CONNECTION_KIND),
   },
   [schemaName('EngineKind')]: {
     type: 'object',

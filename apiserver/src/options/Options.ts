@@ -37,6 +37,8 @@ export interface Options {
   watchHistorySize: number;
   /** --watch-history-seconds: how long events are kept (default 600; contract asks ≥ 300). */
   watchHistorySeconds: number;
+  /** --policy-configmap: `namespace/name` of the platform team's policy ConfigMap; unset = no limits. */
+  policyConfigMap?: string;
 }
 
 /** The defaults, as `main` starts without any flag. */

@@ -38,6 +38,10 @@ const FLAGS: Record<string, { kind: Kind; set: (o: Options, v: any) => void }> =
       set: (o, v) => (o.requestheader.uidHeaders = v),
     },
     'client-ca-file': { kind: 'string', set: (o, v) => (o.clientCaFile = v) },
+    'policy-configmap': {
+      kind: 'string',
+      set: (o, v) => (o.policyConfigMap = v),
+    },
     'authentication-config-refresh-seconds': {
       kind: 'int',
       set: (o, v) => (o.authenticationConfigRefreshSeconds = v),

@@ -54,5 +54,13 @@ export function validateOptions(o: Options): string[] {
       '--authentication-skip-lookup: needs --requestheader-client-ca-file or --client-ca-file, or no client could authenticate except by token',
     );
   }
+  if (
+    o.policyConfigMap !== undefined &&
+    !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?\/[a-z0-9]([-.a-z0-9]*[a-z0-9])?$/.test(o.policyConfigMap)
+  ) {
+    problems.push(
+      `--policy-configmap: must be <namespace>/<name>, got ${JSON.stringify(o.policyConfigMap)}`,
+    );
+  }
   return problems;
 }

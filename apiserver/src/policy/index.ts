@@ -34,3 +34,4 @@ export {
   versionInRange,
   type VersionRange,
 } from './versionRange';
+export { ConfigMapPolicyChecker } from './ConfigMapPolicyChecker';

@@ -194,13 +194,12 @@ describe('createApp: discovery, auth, errors, health', () => {
       ['GET', `${P}/namespaces/a/databaseengines`, 404, 'NotFound'],
       ['GET', `${P}/databaseinstances/foo`, 404, 'NotFound'],
       ['GET', `${NS}/databaseinstances/foo/connection`, 404, 'NotFound'],
-      ['POST', `${NS}/databaseinstances`, 405, 'MethodNotAllowed'],
       ['POST', `${P}/databaseinstances`, 405, 'MethodNotAllowed'],
-      ['PUT', `${NS}/databaseinstances/foo`, 405, 'MethodNotAllowed'],
-      ['PATCH', `${NS}/databaseinstances/foo`, 405, 'MethodNotAllowed'],
-      ['DELETE', `${NS}/databaseinstances/foo`, 405, 'MethodNotAllowed'],
-      ['DELETE', `${NS}/databaseinstances`, 405, 'MethodNotAllowed'],
+      ['DELETE', `${P}/databaseinstances`, 405, 'MethodNotAllowed'],
       ['PUT', `${NS}/databaseinstances/foo/status`, 405, 'MethodNotAllowed'],
+      ['PATCH', `${NS}/databaseinstances/foo/status`, 405, 'MethodNotAllowed'],
+      ['PUT', `${NS}/databaseinstances/foo/connection`, 405, 'MethodNotAllowed'],
+      ['DELETE', `${NS}/databaseinstances/foo`, 404, 'NotFound'],
       ['DELETE', `${P}/databaseengines/mariadb`, 405, 'MethodNotAllowed'],
       ['GET', `${P}/watch/databaseengines`, 405, 'MethodNotAllowed'],
       ['POST', '/apis', 405, 'MethodNotAllowed'],
@@ -222,10 +221,10 @@ describe('createApp: discovery, auth, errors, health', () => {
 
     it('names the verb and resource in 405s', async () => {
       expectStatus(
-        await t.request(`${NS}/databaseinstances/foo`, { method: 'DELETE' }),
+        await t.request(`${P}/databaseengines/mariadb`, { method: 'DELETE' }),
         405,
         'MethodNotAllowed',
-        'delete is not supported on resources of kind "databaseinstances.dbaas.platform.dev"',
+        'delete is not supported on resources of kind "databaseengines.dbaas.platform.dev"',
       );
     });
 
@@ -281,5 +280,38 @@ describe('createApp: discovery, auth, errors, health', () => {
       expect(res.body).toContain('databases_apiserver_store_instances');
       expect(res.body).toContain('databases_apiserver_watchers');
     });
+  });
+});
+
+describe('createApp without writes (read-only)', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ writes: undefined });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it.each([
+    ['POST', `${NS}/databaseinstances`],
+    ['PUT', `${NS}/databaseinstances/foo`],
+    ['PATCH', `${NS}/databaseinstances/foo`],
+    ['DELETE', `${NS}/databaseinstances/foo`],
+    ['DELETE', `${NS}/databaseinstances`],
+  ])('%s %s ⇒ 405 MethodNotAllowed', async (method, p) => {
+    expectStatus(await t.request(p, { method }), 405, 'MethodNotAllowed');
+  });
+
+  it('serves no connection subresource', async () => {
+    expectStatus(await t.request(`${NS}/databaseinstances/foo/connection`), 404, 'NotFound');
+  });
+
+  it('advertises only the read verbs', async () => {
+    const list = (await t.request(P)).json();
+    expect(list.resources.map((r: any) => [r.name, r.verbs.join(',')])).toEqual([
+      ['databaseinstances', 'get,list,watch'],
+      ['databaseinstances/status', 'get'],
+      ['databaseengines', 'get,list'],
+    ]);
   });
 });

@@ -1,19 +1,36 @@
+import { randomInt } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import {
+  DATABASE_INSTANCE_CONNECTION_KIND,
+  DATABASE_INSTANCE_CONNECTION_SUBRESOURCE,
   DATABASES_API_GROUP,
   DATABASES_API_VERSION,
   type DatabaseEngine,
   type DatabaseInstance,
 } from '@internal/plugin-databases-common';
+import type { OperatorAdapter } from '../adapters/types';
 import type { Authenticator, Authorizer, RequestInfo, UserInfo } from '../auth/types';
 import type { InstanceStore } from '../cache/types';
+import type { KubeWriter } from '../kube/KubeWriter';
 import { createMetrics, type ApiserverMetrics } from '../metrics/createMetrics';
 import { buildOpenApiV2, buildOpenApiV3 } from '../openapi/buildOpenApi';
 import { buildDiscovery, encodeDocument, type ServedResource } from './discovery';
 import { HEALTH_PATHS, healthChecks, renderHealth, sendHealth, type Readiness } from './health';
 import { ListSnapshots } from './ListSnapshots';
 import { consoleLogger, type Logger } from './logger';
+import {
+  createInstance,
+  deleteCollection,
+  deleteInstance,
+  KeyedMutex,
+  noPolicy,
+  patchInstance,
+  serveConnection,
+  updateInstance,
+  type PolicyChecker,
+  type WriteDeps,
+} from './mutate';
 import { openapiV3Index, serveNonResource, type NonResourceDocuments } from './nonResource';
 import { splitUrl } from './queryParams';
 import { serveGet, serveList, type HandlerContext } from './readHandlers';
@@ -63,7 +80,31 @@ export interface CreateAppOptions {
   continueTtlMs?: number;
   /** Largest accepted request body (default 3 MiB, as kube-apiserver). */
   maxBodyBytes?: number;
+  /**
+   * Self-service writes (create, update, patch, delete, deletecollection, the `connection`
+   * subresource). Without them the API is read-only: writes answer 405 and are not advertised.
+   */
+  writes?: WritesOptions;
 }
+
+/** What {@link createApp} needs to serve writes. */
+export interface WritesOptions {
+  /** Writes operator objects and reads Secrets with the apiserver's own credentials. */
+  writer: KubeWriter;
+  /** Adapters whose write sides validate and build operator objects. */
+  adapters: readonly OperatorAdapter[];
+  /** The platform team's limits; default: none. */
+  policy?: PolicyChecker;
+  /** How long a write waits for the watch cache to show it (read-your-writes, default 2 s). */
+  cacheWaitMs?: number;
+  /** Attempts of an update when our cache was behind kube-apiserver (default 3). */
+  updateAttempts?: number;
+}
+
+const PASSWORD_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/** 24 alphanumerics (~143 bits): safe inside URIs and every engine's config files. */
+const generatePassword = () =>
+  Array.from({ length: 24 }, () => PASSWORD_ALPHABET[randomInt(PASSWORD_ALPHABET.length)]).join('');
 
 /** Handles one verb on one resource (or subresource). */
 export type VerbHandler = (ctx: HandlerContext) => Promise<void>;
@@ -107,8 +148,9 @@ function defaultVersion(): VersionInfo {
 }
 
 /**
- * Builds the read path of the aggregated apiserver: authentication, kube-style authorization
- * attributes, discovery, OpenAPI, get/list/watch of databaseinstances, get/list of
+ * Builds the aggregated apiserver's HTTP app: authentication, kube-style authorization
+ * attributes, discovery, OpenAPI, get/list/watch of databaseinstances (and, with `writes`,
+ * create/update/patch/delete/deletecollection and the `connection` subresource), get/list of
  * databaseengines, Table/metadata output, health and metrics. Every error is a `metav1.Status`.
  */
 export function createApp(options: CreateAppOptions): DatabasesApp {
@@ -133,18 +175,36 @@ export function createApp(options: CreateAppOptions): DatabasesApp {
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
   };
 
-  // Writes come later: adding `create`, `update`, ... here is all discovery and routing need.
+  const writes: WriteDeps | undefined = options.writes && {
+    store,
+    writer: options.writes.writer,
+    adapters: options.writes.adapters,
+    policy: options.writes.policy ?? noPolicy,
+    locks: new KeyedMutex(),
+    logger,
+    cacheWaitMs: options.writes.cacheWaitMs ?? 2000,
+    updateAttempts: options.writes.updateAttempts ?? 3,
+    recentCreates: new Map(),
+    generatePassword,
+  };
+
+  // discovery and routing follow this table: a verb is advertised exactly when it has a handler
   const table: Record<string, ResourceHandlers> = {};
   const register = (
     served: Omit<ServedResource, 'verbs' | 'subresources'>,
     verbs: ResourceHandlers['verbs'],
     subresources: ResourceHandlers['subresources'] = {},
+    subresourceKinds: Record<string, string> = {},
   ) => {
     table[served.definition.plural] = {
       served: {
         ...served,
         verbs: Object.keys(verbs) as Verb[],
-        subresources: Object.entries(subresources).map(([name, v]) => ({ name, verbs: Object.keys(v) as Verb[] })),
+        subresources: Object.entries(subresources).map(([name, v]) => ({
+          name,
+          verbs: Object.keys(v) as Verb[],
+          ...(subresourceKinds[name] ? { kind: subresourceKinds[name] } : {}),
+        })),
       },
       verbs,
       subresources,
@@ -156,8 +216,21 @@ export function createApp(options: CreateAppOptions): DatabasesApp {
       get: ctx => serveGet(ctx, instances),
       list: ctx => serveList(ctx, instances, instanceSnapshots),
       watch: ctx => serveWatch(ctx, watchSettings),
+      ...(writes
+        ? {
+            create: ctx => createInstance(ctx, writes),
+            update: ctx => updateInstance(ctx, writes),
+            patch: ctx => patchInstance(ctx, writes),
+            delete: ctx => deleteInstance(ctx, writes),
+            deletecollection: ctx => deleteCollection(ctx, writes),
+          }
+        : {}),
     },
-    { status: { get: ctx => serveGet(ctx, instances) } },
+    {
+      status: { get: ctx => serveGet(ctx, instances) },
+      ...(writes ? { [DATABASE_INSTANCE_CONNECTION_SUBRESOURCE]: { get: ctx => serveConnection(ctx, writes) } } : {}),
+    },
+    { [DATABASE_INSTANCE_CONNECTION_SUBRESOURCE]: DATABASE_INSTANCE_CONNECTION_KIND },
   );
   register(
     { definition: engines.definition },
@@ -256,7 +329,7 @@ export function createApp(options: CreateAppOptions): DatabasesApp {
       await serveNonResource(req, res, path, query, docs);
       return undefined;
     }
-    await routeResource({ req, res, info, query, pathName: info.parts[1] ?? '', tooLargeWaitMs, body });
+    await routeResource({ req, res, info, query, pathName: info.parts[1] ?? '', tooLargeWaitMs, body, user });
     return undefined;
   };
 

@@ -10,7 +10,8 @@ import type { ResourceDefinition, Verb } from './resources';
 export interface ServedResource {
   definition: ResourceDefinition<any>;
   verbs: Verb[];
-  subresources: Array<{ name: string; verbs: Verb[] }>;
+  /** `kind` is the subresource's own kind when it is not the resource's (e.g. `connection`). */
+  subresources: Array<{ name: string; verbs: Verb[]; kind?: string }>;
 }
 
 const groupVersion = { groupVersion: DATABASES_GROUP_VERSION, version: DATABASES_API_VERSION };
@@ -53,7 +54,7 @@ export function apiResourceList(resources: ServedResource[]) {
         name: `${d.plural}/${s.name}`,
         singularName: '',
         namespaced: d.namespaced,
-        kind: d.kind,
+        kind: s.kind ?? d.kind,
         verbs: sorted(s.verbs),
       });
     }
@@ -97,7 +98,7 @@ export function apiGroupDiscoveryList(resources: ServedResource[], version: 'v2'
                   ? {
                       subresources: r.subresources.map(s => ({
                         subresource: s.name,
-                        responseKind: responseKind(d.kind),
+                        responseKind: responseKind(s.kind ?? d.kind),
                         verbs: sorted(s.verbs),
                       })),
                     }

@@ -40,7 +40,8 @@ export function renderHealth(
     if (excluded.delete(c.name)) {
       lines.push(`[+]${c.name} excluded: ok`);
     } else if (c.ok) {
-      lines.push(`[+]${c.name} ok`);
+      // A passing check may still carry a warning (e.g. a bad policy update, last good kept).
+      lines.push(c.message ? `[+]${c.name} ok (warning: ${c.message})` : `[+]${c.name} ok`);
     } else {
       lines.push(`[-]${c.name} failed: reason withheld`);
       failed.push(c);

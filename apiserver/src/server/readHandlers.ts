@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DATABASES_GROUP_VERSION } from '@internal/plugin-databases-common';
-import type { RequestInfo } from '../auth/types';
+import type { RequestInfo, UserInfo } from '../auth/types';
 import { buildTable, encodeTable } from '../table/buildTable';
 import { encodeObject, encodePartialObjectMetadata, toPartialObjectMetadata, type KubeObject } from './encode';
 import { matchesFields, type FieldRequirement } from './fieldSelector';
@@ -26,6 +26,8 @@ export interface HandlerContext {
   tooLargeWaitMs: number;
   /** Request body (read with the size limit) for methods other than GET/HEAD. */
   body?: Buffer;
+  /** The authenticated caller (writes record who asked). */
+  user?: UserInfo;
 }
 
 /** A predicate for "this object is in the request's namespace and matches its selectors". */

@@ -39,6 +39,8 @@ async function main() {
     { group: 'dbaas.platform.dev', version: 'v1alpha1', port: apiserverPort, caPem: emulator.certs.clusterCa.certPem },
     0,
   );
+  // The Backstage backend's databases.clusters[].caData (DATABASES_CLUSTER_CA) is read from here.
+  await writeFile(path.join(stateDir, 'ca.crt'), emulator.certs.clusterCa.certPem);
   await writeFile(
     path.join(stateDir, 'emulator.json'),
     JSON.stringify({ url: emulator.url, pid: process.pid, apiserverPort }, null, 2),

@@ -6,3 +6,4 @@
 export * from './constants';
 export * from './types';
 export * from './rest';
+export * from './permissions';

@@ -147,3 +147,60 @@ export interface ClusterStatusEvent {
   healthy: boolean;
   message?: string;
 }
+
+/** One field-level problem, from a Kubernetes `Status.details.causes[]` entry (422 Invalid). */
+export interface DatabasesFieldError {
+  /** JSON path as Kubernetes reports it, e.g. `spec.replicas`, `metadata.name`. */
+  field?: string;
+  message: string;
+  /** Kubernetes cause reason, e.g. `FieldValueInvalid`, `FieldValueRequired`. */
+  reason?: string;
+}
+
+/**
+ * Error body of every `/api/databases` route: Backstage's error JSON. When the error came from the
+ * cluster, `error.reason` is the Kubernetes `Status.reason` (`Invalid`, `Forbidden`, `AlreadyExists`,
+ * `Conflict`, ...) and `error.causes` the Status's `details.causes` (field errors), so the UI can show
+ * them next to the form fields.
+ */
+export interface DatabasesErrorBody {
+  error: {
+    name: string;
+    message: string;
+    reason?: string;
+    causes?: DatabasesFieldError[];
+  };
+  request?: { method: string; url: string };
+  response: { statusCode: number };
+}
+
+/** `GET /clusters` answer. */
+export interface ListClustersResponse {
+  items: Array<
+    DatabasesCluster & {
+      /** False while the backend's watch of the cluster fails. */
+      healthy: boolean;
+      message?: string;
+    }
+  >;
+}
+
+/** What the caller may do with one instance (set by `GET` of one instance). */
+export interface InstanceActions {
+  update: boolean;
+  delete: boolean;
+  readConnection: boolean;
+}
+
+/** `GET /clusters/:cluster/namespaces/:namespace/instances/:name` answer. */
+export interface GetInstanceResponse extends PortalInstance {
+  /** The Backstage permission decisions for the caller on this instance. */
+  actions: InstanceActions;
+}
+
+/** `GET /entity-instances?entityRef=…` answer: the instances of one catalog entity. */
+export interface EntityInstancesResponse {
+  entityRef: string;
+  items: PortalInstance[];
+  errors: DatabasesFetchError[];
+}

@@ -459,7 +459,8 @@ describe('RBAC of the apiserver', () => {
       ['create', 'delete'],
     ],
     ['apps', 'statefulsets', ['list', 'watch'], ['create', 'delete']],
-    ['', 'secrets', ['get', 'create'], ['list', 'watch', 'delete']],
+    // create: credentials the operator needs first; patch: their owner reference; delete: rollback
+    ['', 'secrets', ['get', 'create', 'patch', 'delete'], ['list', 'watch']],
     ['', 'namespaces', ['get', 'list', 'watch'], ['create', 'delete']],
   ])('on %s %s may %j and may not %j', (group, resource, allowed, denied) => {
     for (const verb of allowed)

@@ -4,13 +4,6 @@ import { DATABASE_PHASES } from '@internal/plugin-databases-common';
 import { kubectlBinaries, parseTable, runKubectl, spawnKubectl } from '../support/kubectl';
 import { startSystem, type System } from '../support/startSystem';
 
-jestTimeout(180_000);
-
-function jestTimeout(ms: number) {
-  // eslint-disable-next-line jest/no-standalone-expect
-  (globalThis as any).jest?.setTimeout?.(ms);
-}
-
 const ENGINES = ['mariadb', 'mysql', 'redis', 'elasticsearch', 'rabbitmq'];
 
 describe.each(kubectlBinaries())('$name against the aggregated API (emulator + APIService)', ({ file, name }) => {

@@ -2,6 +2,7 @@ import type { DatabaseEngine, DatabaseInstance } from '@internal/plugin-database
 import {
   ResourceVersionExpiredError,
   type InstanceEvent,
+  type InstanceSource,
   type InstanceStore,
   type WatchSubscription,
 } from '../../cache/types';
@@ -15,6 +16,10 @@ const key = (ns: string | undefined, name: string | undefined) => `${ns ?? ''}/$
 export class FakeInstanceStore implements InstanceStore {
   private rv = 100n;
   private readonly objects = new Map<string, DatabaseInstance>();
+  /** Operator objects by served name, for instances upserted with one. */
+  private readonly sources = new Map<string, InstanceSource>();
+  /** Extra operator objects holding a name without being served (another engine's claim). */
+  readonly extraClaims = new Map<string, InstanceSource[]>();
   private history: InstanceEvent[] = [];
   /** Events with RV ≤ this were dropped from history. */
   private compactedRv = 0n;
@@ -41,6 +46,13 @@ export class FakeInstanceStore implements InstanceStore {
   }
   get(namespace: string, name: string) {
     return this.objects.get(key(namespace, name));
+  }
+  source(namespace: string, name: string) {
+    return this.sources.get(key(namespace, name));
+  }
+  claims(namespace: string, name: string) {
+    const own = this.sources.get(key(namespace, name));
+    return [...(own ? [own] : []), ...(this.extraClaims.get(key(namespace, name)) ?? [])];
   }
   engines() {
     return this.engineList;
@@ -86,16 +98,33 @@ export class FakeInstanceStore implements InstanceStore {
     this.rv++;
   }
 
-  /** Creates or replaces an instance; assigns a new RV and emits ADDED or MODIFIED. */
-  upsert(obj: DatabaseInstance): DatabaseInstance {
-    this.rv++;
-    const rv = this.rv.toString();
+  /**
+   * Creates or replaces an instance; assigns a new RV and emits ADDED or MODIFIED. With a
+   * `source`, its object gets the same RV and is served by `source()`.
+   */
+  upsert(obj: DatabaseInstance, source?: InstanceSource, atRv?: string): DatabaseInstance {
+    if (atRv === undefined) this.rv++;
+    const rv = atRv ?? this.rv.toString();
     const stored: DatabaseInstance = { ...obj, metadata: { ...obj.metadata, resourceVersion: rv } };
     const k = key(obj.metadata.namespace, obj.metadata.name);
+    if (source) {
+      this.sources.set(k, { ...source, object: { ...source.object, metadata: { ...source.object.metadata, resourceVersion: rv } } });
+    }
     const old = this.objects.get(k);
     this.objects.set(k, stored);
     this.emit({ type: old ? 'MODIFIED' : 'ADDED', object: stored, oldObject: old, resourceVersion: rv });
     return stored;
+  }
+
+  /** Takes the next RV without an event (a write the cache has not projected yet). */
+  nextRv(): string {
+    this.rv++;
+    return this.rv.toString();
+  }
+
+  /** Serves `source` for `namespace/name` before its instance changes (the informer is ahead of the projection). */
+  setSource(namespace: string, name: string, source: InstanceSource) {
+    this.sources.set(key(namespace, name), source);
   }
 
   /** Deletes an instance; the DELETED event carries the deletion's RV. */
@@ -106,6 +135,7 @@ export class FakeInstanceStore implements InstanceStore {
     this.rv++;
     const rv = this.rv.toString();
     this.objects.delete(k);
+    this.sources.delete(k);
     this.emit({
       type: 'DELETED',
       object: { ...old, metadata: { ...old.metadata, resourceVersion: rv } },

@@ -1,5 +1,6 @@
 import https from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
+import { adapters as allAdapters } from '../../adapters/registry';
 import { createApp, type CreateAppOptions, type DatabasesApp } from '../createApp';
 import type { Readiness } from '../health';
 import type { Logger } from '../logger';
@@ -7,6 +8,8 @@ import { startServer, type RunningServer } from '../startServer';
 import { testServingCert } from './certs';
 import { FakeAuthenticator, FakeAuthorizer } from './FakeAuth';
 import { FakeInstanceStore } from './FakeInstanceStore';
+import { FakeKubeWriter } from './FakeKubeWriter';
+import type { PolicyChecker } from '../mutate/PolicyChecker';
 
 /** A logger that keeps what it got. */
 export function recordingLogger(): Logger & { entries: Array<{ level: string; message: string; fields?: unknown }> } {
@@ -24,6 +27,8 @@ export interface TestServer {
   server: RunningServer;
   app: DatabasesApp;
   store: FakeInstanceStore;
+  /** The fake kube-apiserver behind writes (operator objects, Secrets). */
+  writer: FakeKubeWriter;
   authenticator: FakeAuthenticator;
   authorizer: FakeAuthorizer;
   logger: ReturnType<typeof recordingLogger>;
@@ -63,9 +68,16 @@ export interface WatchStream {
   close(): void;
 }
 
-/** Starts createApp on 127.0.0.1:0 over HTTPS with fake store, authn and authz. */
-export async function startTestServer(overrides: Partial<CreateAppOptions> = {}): Promise<TestServer> {
+/**
+ * Starts createApp on 127.0.0.1:0 over HTTPS with fake store, authn and authz, and writes
+ * through a FakeKubeWriter over the real adapters (pass `writes: undefined` for a read-only app).
+ */
+export async function startTestServer(
+  overrides: Partial<CreateAppOptions> = {},
+  extra: { policy?: PolicyChecker } = {},
+): Promise<TestServer> {
   const store = new FakeInstanceStore();
+  const writer = new FakeKubeWriter(store, allAdapters);
   const authenticator = new FakeAuthenticator();
   const authorizer = new FakeAuthorizer();
   const logger = recordingLogger();
@@ -77,6 +89,7 @@ export async function startTestServer(overrides: Partial<CreateAppOptions> = {})
     logger,
     readiness: () => readiness,
     tooLargeWaitMs: 200,
+    writes: { writer, adapters: allAdapters, cacheWaitMs: 200, policy: extra.policy },
     ...overrides,
   });
   const cert = testServingCert();
@@ -93,7 +106,12 @@ export async function startTestServer(overrides: Partial<CreateAppOptions> = {})
           path,
           method: init.method ?? 'GET',
           agent,
-          headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...init.headers },
+          headers: {
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+            // Node sends DELETE bodies unframed unless their length is given
+            ...(init.body !== undefined ? { 'content-length': String(Buffer.byteLength(init.body)) } : {}),
+            ...init.headers,
+          },
         },
         res => resolve(Object.assign(res, { req })),
       );
@@ -160,6 +178,7 @@ export async function startTestServer(overrides: Partial<CreateAppOptions> = {})
     server,
     app,
     store,
+    writer,
     authenticator,
     authorizer,
     logger,

@@ -25,6 +25,10 @@ export function applyDesired(
     };
   }
   const next = { ...state, replicas: desired.replicas };
+  // A changed spec rolls out until every pod is back and ready (new pods start unready: that is
+  // the update, not a degradation).
+  if (desired.replicas !== state.replicas || desired.revision !== state.revision)
+    next.rollingOut = true;
   if (desired.revision !== state.revision) {
     // A new pod template: every existing pod is now at an old revision.
     next.revision = desired.revision;
@@ -76,6 +80,7 @@ export function stepSet(
   ) {
     s.currentRevision = s.revision;
   }
+  if (s.rollingOut && setSettled(s)) s.rollingOut = false;
   return s;
 }
 
@@ -120,6 +125,7 @@ export function setSettled(s: StatefulSetState): boolean {
 /** True while a scale or rolling update is being rolled out. */
 export function setRolling(s: StatefulSetState): boolean {
   return (
+    s.rollingOut === true ||
     s.pods !== s.replicas ||
     s.updated < s.pods ||
     s.currentRevision !== s.revision

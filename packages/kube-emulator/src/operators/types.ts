@@ -40,6 +40,8 @@ export interface StatefulSetState {
   updated: number;
   revision: string;
   currentRevision: string;
+  /** A spec change (replicas or pod template) is still rolling out. */
+  rollingOut?: boolean;
 }
 
 /** A StatefulSet the operator wants for an object. */

@@ -1,0 +1,31 @@
+import type { OperatorAdapter } from '../../adapters/types';
+import type { InstanceStore } from '../../cache/types';
+import type { KubeWriter } from '../../kube/KubeWriter';
+import type { Logger } from '../logger';
+import type { KeyedMutex } from './KeyedMutex';
+import type { PolicyChecker } from './PolicyChecker';
+
+/** What the write handlers need besides the request. */
+export interface WriteDeps {
+  store: InstanceStore;
+  writer: KubeWriter;
+  adapters: readonly OperatorAdapter[];
+  policy: PolicyChecker;
+  /** Per namespace/name serialisation of writes in this process. */
+  locks: KeyedMutex;
+  logger: Logger;
+  /**
+   * How long a write waits for the watch cache to show its effect before answering, so a
+   * client's next read sees it (read-your-writes). The answer does not depend on it.
+   */
+  cacheWaitMs: number;
+  /** Attempts of an update when kube-apiserver reports a change the client could not have seen. */
+  updateAttempts: number;
+  /**
+   * Names created by this process that the watch cache may not show yet (`ns/name` →
+   * `Kind.group "name"`), so a create of another engine under the same name is refused too.
+   */
+  recentCreates: Map<string, string>;
+  /** Passwords for Secrets created before an operator object (crypto-random). */
+  generatePassword: () => string;
+}

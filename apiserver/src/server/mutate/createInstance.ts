@@ -1,0 +1,194 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import {
+  DATABASE_INSTANCE_KIND,
+  DATABASES_API_GROUP,
+  DATABASES_GROUP_VERSION,
+  type DatabaseInstance,
+} from '@internal/plugin-databases-common';
+import type { KubeObject, SourceKind } from '../../adapters/types';
+import { SECRETS } from '../../kube/KubeWriter';
+import { prepareCreate } from '../../writes/validateSpec';
+import { validateInstanceName } from '../../writes/validateName';
+import type { HandlerContext } from '../readHandlers';
+import { badRequest, invalid, StatusError } from '../StatusError';
+import { decodeInstance, parseObjectBody } from './decodeInstance';
+import { projectObject, rvAtLeast, sendObject, waitForCache } from './respondInstance';
+import { alreadyExists, toWriteError } from './toWriteError';
+import { validateMetadata } from './validateMetadata';
+import type { WriteDeps } from './WriteDeps';
+import { parseWriteOptions } from './writeOptions';
+
+/** Characters kube-apiserver appends to a generateName (no vowels, no look-alikes). */
+const GENERATE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+const GENERATE_ATTEMPTS = 5;
+
+const randomSuffix = () =>
+  Array.from({ length: 5 }, () => GENERATE_ALPHABET[randomInt(GENERATE_ALPHABET.length)]).join('');
+
+/** `Kind.group "name"` of an operator object, as 409s name the holder of a name. */
+const describeHolder = (kind: SourceKind, name: string) => `${kind.kind}.${kind.group} "${name}"`;
+
+/** The first operator object already holding `name` in `namespace`, described, or undefined. */
+function nameHolder(deps: WriteDeps, namespace: string, name: string): string | undefined {
+  const claim = deps.store.claims(namespace, name)[0];
+  if (claim) return describeHolder(claim.kind, name);
+  return deps.recentCreates.get(`${namespace}/${name}`);
+}
+
+/**
+ * POST .../namespaces/{ns}/databaseinstances (contract §6.6): decode, namespace and name
+ * (generateName), defaults and validation through the engine's adapter (every bad field in
+ * one 422), policy (403), the name must be free across every supported operator kind (409),
+ * then — unless dryRun — the Secrets the operator needs and the operator object, written with
+ * the apiserver's credentials. Nothing half-made stays behind: if the operator object cannot
+ * be created, the Secrets created for it are deleted again. Answers 201 with the instance.
+ */
+export async function createInstance(ctx: HandlerContext, deps: WriteDeps): Promise<void> {
+  const options = parseWriteOptions(ctx.query, 'CreateOptions');
+  const raw = parseObjectBody(ctx.body, ctx.req.headers['content-type']);
+  const { instance: decoded, warnings } = decodeInstance(raw, options.fieldValidation);
+  const namespace = ctx.info.namespace;
+  const meta = decoded.metadata;
+  if (meta.namespace && meta.namespace !== namespace) {
+    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+
+  let name = meta.name ?? '';
+  if (!name && meta.generateName) {
+    for (let i = 0; i < GENERATE_ATTEMPTS && (!name || nameHolder(deps, namespace, name)); i++) {
+      name = `${meta.generateName}${randomSuffix()}`;
+    }
+    if (nameHolder(deps, namespace, name)) {
+      throw new StatusError(409, 'AlreadyExists', `${alreadyExists(name).message}, the server was not able to generate a unique name for the object`, {
+        ...alreadyExists(name).status.details,
+        retryAfterSeconds: 1,
+      });
+    }
+  }
+
+  const request: DatabaseInstance = {
+    apiVersion: DATABASES_GROUP_VERSION,
+    kind: DATABASE_INSTANCE_KIND,
+    metadata: {
+      name,
+      namespace,
+      ...(meta.labels ? { labels: meta.labels } : {}),
+      ...(meta.annotations ? { annotations: meta.annotations } : {}),
+    },
+    spec: decoded.spec,
+  };
+  const prepared = prepareCreate(request, deps.adapters);
+  const causes = [...validateMetadata(request.metadata), ...prepared.causes];
+  if (!('instance' in prepared) && !causes.some(c => c.field === 'metadata.name')) {
+    // without a known engine the per-engine length is unknown; the name is still checked
+    causes.unshift(...validateInstanceName(name, 63, 'Kubernetes'));
+  }
+  if (causes.length || !('instance' in prepared)) {
+    throw invalid(DATABASE_INSTANCE_KIND, DATABASES_API_GROUP, name, causes);
+  }
+  const { instance, adapter, write } = prepared;
+  const user = ctx.user ?? { username: '', groups: [] };
+
+  const refusal = await deps.policy.check({ namespace, name, spec: instance.spec, user, current: deps.store.list(namespace) });
+  if (refusal) throw refusal;
+
+  const holder = nameHolder(deps, namespace, name);
+  if (holder) throw alreadyExists(name, holder);
+
+  const kind = write.kindFor(instance.spec.topology!);
+  const object = write.toOperatorObject(instance, { requestedBy: user.username || undefined });
+  const source = { adapter, kind };
+
+  if (options.dryRun) {
+    const wouldBe: KubeObject = {
+      ...object,
+      metadata: {
+        ...object.metadata,
+        uid: randomUUID(),
+        creationTimestamp: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        generation: 1,
+      },
+    };
+    const answer = projectObject(source, wouldBe);
+    delete answer.metadata.resourceVersion;
+    sendObject(ctx.res, ctx.req.headers.accept, 201, answer, warnings);
+    return;
+  }
+
+  const key = `${namespace}/${name}`;
+  const created = await deps.locks.run(key, async () => {
+    // an earlier request for this name may have finished while this one waited
+    const taken = nameHolder(deps, namespace, name);
+    if (taken) throw alreadyExists(name, taken);
+    const made = await createObjects(deps, namespace, name, kind, object, write.secretsToCreate(instance, deps.generatePassword));
+    deps.recentCreates.set(key, describeHolder(kind, name));
+    return made;
+  });
+
+  const rv = created.metadata?.resourceVersion;
+  // the served instance, not the source object: the cache re-projects after the informer has it
+  const seen = await waitForCache(deps, () => {
+    const served = deps.store.get(namespace, name);
+    return served?.metadata.uid === created.metadata?.uid && rvAtLeast(served?.metadata.resourceVersion, rv);
+  });
+  if (seen) deps.recentCreates.delete(key);
+  else setTimeout(() => deps.recentCreates.delete(key), 60_000).unref?.();
+  const answer = (seen && deps.store.get(namespace, name)) || projectObject(source, created);
+  sendObject(ctx.res, ctx.req.headers.accept, 201, answer, warnings);
+}
+
+/** Secrets first (reusing any that exist), then the operator object; rolls the Secrets back on failure. */
+async function createObjects(
+  deps: WriteDeps,
+  namespace: string,
+  name: string,
+  kind: SourceKind,
+  object: KubeObject,
+  secrets: KubeObject[],
+): Promise<KubeObject> {
+  const createdSecrets: string[] = [];
+  const rollback = async () => {
+    for (const secretName of createdSecrets) {
+      try {
+        await deps.writer.delete(SECRETS, namespace, secretName);
+      } catch (err) {
+        deps.logger.warn('Could not delete a Secret after a failed create', { namespace, secret: secretName, error: toWriteError(err, { verb: 'delete', name, namespace, type: SECRETS }).message });
+      }
+    }
+  };
+  for (const secret of secrets) {
+    const secretName = secret.metadata?.name ?? '';
+    try {
+      await deps.writer.create(SECRETS, { ...secret, metadata: { ...secret.metadata, namespace } });
+      createdSecrets.push(secretName);
+    } catch (err) {
+      const status = toWriteError(err, { verb: 'create', name, namespace, type: SECRETS });
+      // left over from an earlier instance of this name (operators keep Secrets): use it
+      if (status.code === 409) continue;
+      await rollback();
+      throw status;
+    }
+  }
+  let created: KubeObject;
+  try {
+    created = await deps.writer.create(kind, object);
+  } catch (err) {
+    await rollback();
+    throw toWriteError(err, { verb: 'create', name, namespace, type: kind });
+  }
+  // the Secrets go with the instance: the garbage collector deletes them after the operator object
+  const owner = {
+    apiVersion: created.apiVersion ?? `${kind.group}/${kind.version}`,
+    kind: created.kind ?? kind.kind,
+    name: created.metadata?.name ?? name,
+    uid: created.metadata?.uid,
+  };
+  for (const secretName of owner.uid ? createdSecrets : []) {
+    try {
+      await deps.writer.mergePatch(SECRETS, namespace, secretName, { metadata: { ownerReferences: [owner] } });
+    } catch (err) {
+      deps.logger.warn('Could not make a Secret owned by its operator object', { namespace, secret: secretName, error: toWriteError(err, { verb: 'patch', name, namespace, type: SECRETS }).message });
+    }
+  }
+  return created;
+}

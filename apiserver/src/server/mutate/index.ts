@@ -1,0 +1,7 @@
+export { createInstance } from './createInstance';
+export { deleteCollection, deleteInstance, deletionProtected } from './deleteInstance';
+export { KeyedMutex } from './KeyedMutex';
+export { noPolicy, type PolicyChecker, type PolicyRequest } from './PolicyChecker';
+export { serveConnection } from './serveConnection';
+export { patchInstance, updateInstance } from './updateInstance';
+export type { WriteDeps } from './WriteDeps';

@@ -1,0 +1,34 @@
+import { describe, expect, it } from '@jest/globals';
+import { ANNOTATION_DELETION_PROTECTION, LABEL_MANAGED_BY, LABEL_REQUESTED_BY } from '@internal/plugin-databases-common';
+import { applyMetadataChanges } from './instanceMetadata';
+
+const object = {
+  metadata: {
+    name: 'x',
+    labels: { app: 'shop', [LABEL_REQUESTED_BY]: 'alice', [LABEL_MANAGED_BY]: 'dbaas-apiserver', 'operator.io/internal': 'keep' },
+    annotations: { [ANNOTATION_DELETION_PROTECTION]: 'true', note: 'a' },
+  },
+  spec: { replicas: 1 },
+};
+const served = { labels: { app: 'shop', [LABEL_REQUESTED_BY]: 'alice' }, annotations: { note: 'a' } };
+const untouched = { 'operator.io/internal': 'keep', [LABEL_REQUESTED_BY]: 'alice', [LABEL_MANAGED_BY]: 'dbaas-apiserver' };
+
+describe('applyMetadataChanges', () => {
+  it.each([
+    ['adds and changes labels', { labels: { ...served.labels, app: 'pay', tier: 'db' } }, { ...untouched, app: 'pay', tier: 'db' }, object.metadata.annotations],
+    ['removes a label the client removed', { labels: { [LABEL_REQUESTED_BY]: 'alice' } }, untouched, object.metadata.annotations],
+    [
+      'keeps who asked and who manages, whatever the client sends',
+      { labels: { ...served.labels, [LABEL_REQUESTED_BY]: 'mallory', [LABEL_MANAGED_BY]: 'me' } },
+      { ...untouched, app: 'shop' },
+      object.metadata.annotations,
+    ],
+    ['leaves deletion protection to the spec', { annotations: { note: 'a', [ANNOTATION_DELETION_PROTECTION]: 'false' } }, { ...untouched, app: 'shop' }, object.metadata.annotations],
+    ['removes an annotation', { annotations: {} }, { ...untouched, app: 'shop' }, { [ANNOTATION_DELETION_PROTECTION]: 'true' }],
+  ])('%s', (_name, after, labels, annotations) => {
+    const result = applyMetadataChanges(object, served, { ...served, ...after });
+    expect(result.metadata!.labels).toEqual(labels);
+    expect(result.metadata!.annotations).toEqual(annotations);
+    expect(object.metadata.labels.app).toBe('shop');
+  });
+});

@@ -1,0 +1,52 @@
+import {
+  ANNOTATION_DELETION_PROTECTION,
+  ANNOTATION_REQUESTED_BY,
+  LABEL_MANAGED_BY,
+  LABEL_REQUESTED_BY,
+  type ObjectMeta,
+} from '@internal/plugin-databases-common';
+import type { KubeObject } from '../../adapters/types';
+
+/**
+ * Keys clients cannot change through a DatabaseInstance: who asked and who manages it are
+ * set by the apiserver at create, deletion protection follows `spec.deletionProtection`,
+ * and kubectl's last-applied copy describes the DatabaseInstance, not the operator object.
+ */
+const SYSTEM_KEYS = new Set([
+  LABEL_REQUESTED_BY,
+  LABEL_MANAGED_BY,
+  ANNOTATION_REQUESTED_BY,
+  ANNOTATION_DELETION_PROTECTION,
+  'kubectl.kubernetes.io/last-applied-configuration',
+]);
+
+function applyMapChanges(
+  target: Record<string, string> | undefined,
+  before: Record<string, string> | undefined,
+  after: Record<string, string> | undefined,
+): Record<string, string> | undefined {
+  const out = { ...target };
+  for (const key of Object.keys(before ?? {})) {
+    if (!SYSTEM_KEYS.has(key) && !(key in (after ?? {}))) delete out[key];
+  }
+  for (const [key, value] of Object.entries(after ?? {})) {
+    if (!SYSTEM_KEYS.has(key) && before?.[key] !== value) out[key] = value;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+/**
+ * Carries the label and annotation changes a client made to an instance (`before` as served,
+ * `after` as sent) over to the operator object (a copy is returned). Only what the client
+ * changed is touched, so keys the operator or others set on the object stay.
+ */
+export function applyMetadataChanges(object: KubeObject, before: ObjectMeta, after: ObjectMeta): KubeObject {
+  const metadata = { ...object.metadata };
+  const labels = applyMapChanges(metadata.labels, before.labels, after.labels);
+  const annotations = applyMapChanges(metadata.annotations, before.annotations, after.annotations);
+  if (labels) metadata.labels = labels;
+  else delete metadata.labels;
+  if (annotations) metadata.annotations = annotations;
+  else delete metadata.annotations;
+  return { ...object, metadata };
+}

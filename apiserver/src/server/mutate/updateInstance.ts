@@ -1,0 +1,130 @@
+import {
+  DATABASE_INSTANCE_KIND,
+  DATABASE_INSTANCE_PLURAL,
+  DATABASES_API_GROUP,
+  type DatabaseInstance,
+} from '@internal/plugin-databases-common';
+import { rvToBigInt } from '../../cache/resourceVersion';
+import { invalid as invalidCause } from '../../writes/FieldCause';
+import { prepareUpdate } from '../../writes/validateSpec';
+import type { HandlerContext } from '../readHandlers';
+import { badRequest, invalid, notFound } from '../StatusError';
+import { applyParsedPatch, parsePatch } from './applyPatch';
+import { decodeInstance, parseObjectBody } from './decodeInstance';
+import { applyMetadataChanges } from './instanceMetadata';
+import { createMergePatch } from './mergePatch';
+import { projectObject, rvAtLeast, sendObject, waitForCache } from './respondInstance';
+import { conflict, preconditionFailed, toWriteError } from './toWriteError';
+import { validateMetadata } from './validateMetadata';
+import type { WriteDeps } from './WriteDeps';
+import { parseWriteOptions, type WriteOptions } from './writeOptions';
+
+/** Turns the instance as served now into the object the client wants (PUT body, patched JSON). */
+type Desired = (current: DatabaseInstance) => unknown;
+
+/** PUT .../databaseinstances/{name} (contract §6.7). */
+export async function updateInstance(ctx: HandlerContext, deps: WriteDeps): Promise<void> {
+  const options = parseWriteOptions(ctx.query, 'UpdateOptions');
+  const body = parseObjectBody(ctx.body, ctx.req.headers['content-type']);
+  await runUpdate(ctx, deps, options, () => body);
+}
+
+/** PATCH .../databaseinstances/{name} with a JSON merge patch or a JSON patch (contract §6.8). */
+export async function patchInstance(ctx: HandlerContext, deps: WriteDeps): Promise<void> {
+  const parsed = parsePatch(ctx.body, ctx.req.headers['content-type']);
+  const options = parseWriteOptions(ctx.query, 'PatchOptions');
+  // patch the JSON clients see, status included, so `test` ops on any field work
+  await runUpdate(ctx, deps, options, current => applyParsedPatch(JSON.parse(JSON.stringify(current)), parsed));
+}
+
+/**
+ * The update path shared by PUT and PATCH: immutable name/namespace/uid, optimistic
+ * concurrency, validation (422), what the operator cannot do (422 naming the field), policy
+ * (403), then a merge patch of the operator object conditioned on its resourceVersion.
+ *
+ * Staleness: a client's `metadata.resourceVersion` is stale when the operator object changed
+ * after it (its resourceVersion is newer) — served resourceVersions can be raised by related
+ * objects and the cache, so equality would refuse fresh requests. An empty resourceVersion
+ * updates unconditionally. When kube-apiserver reports a conflict the client could not have
+ * seen (our cache was behind), the update is re-run on the newer object, as kube-apiserver
+ * does for patches; a client-pinned resourceVersion then yields the 409.
+ */
+async function runUpdate(ctx: HandlerContext, deps: WriteDeps, options: WriteOptions, desiredOf: Desired): Promise<void> {
+  const namespace = ctx.info.namespace;
+  const name = ctx.pathName;
+  const user = ctx.user ?? { username: '', groups: [] };
+  await deps.locks.run(`${namespace}/${name}`, async () => {
+    for (let attempt = 1; ; attempt++) {
+      const current = deps.store.get(namespace, name);
+      const source = deps.store.source(namespace, name);
+      if (!current || !source) throw notFound(DATABASE_INSTANCE_PLURAL, name);
+      const { instance: desired, warnings } = decodeInstance(desiredOf(current), options.fieldValidation);
+      const meta = desired.metadata;
+      if (meta.name && meta.name !== name) {
+        throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
+      }
+      if (meta.namespace && meta.namespace !== namespace) {
+        throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      const uid = current.metadata.uid ?? '';
+      if (meta.uid && meta.uid !== uid) throw preconditionFailed(name, 'UID', meta.uid, uid);
+      const sourceRv = source.object.metadata?.resourceVersion;
+      const rv = meta.resourceVersion;
+      if (rv) {
+        if (!/^\d+$/.test(rv)) {
+          throw invalid(DATABASE_INSTANCE_KIND, DATABASES_API_GROUP, name, [
+            invalidCause('metadata.resourceVersion', rv, 'must be a resourceVersion this server returned'),
+          ]);
+        }
+        if (rvToBigInt(rv) < rvToBigInt(sourceRv)) throw conflict(name);
+      }
+
+      const prepared = prepareUpdate(source.object, desired.spec, current.spec, deps.adapters);
+      const causes = [...validateMetadata(meta), ...('causes' in prepared ? prepared.causes : [])];
+      if (causes.length || 'causes' in prepared) throw invalid(DATABASE_INSTANCE_KIND, DATABASES_API_GROUP, name, causes);
+
+      const refusal = await deps.policy.check({
+        namespace,
+        name,
+        spec: prepared.spec,
+        previousSpec: current.spec,
+        user,
+        current: deps.store.list(namespace),
+      });
+      if (refusal) throw refusal;
+
+      const object = applyMetadataChanges(prepared.object, current.metadata, meta);
+      const patch = createMergePatch(source.object, object);
+      if (Object.keys(patch).length === 0) {
+        // no-op: no write, no new resourceVersion, no watch event
+        sendObject(ctx.res, ctx.req.headers.accept, 200, current, warnings);
+        return;
+      }
+      if (options.dryRun) {
+        const wouldBe = projectObject(source, object, name);
+        wouldBe.metadata.resourceVersion = current.metadata.resourceVersion;
+        sendObject(ctx.res, ctx.req.headers.accept, 200, wouldBe, warnings);
+        return;
+      }
+      const sourceName = source.object.metadata?.name ?? name;
+      patch.metadata = { ...(patch.metadata as object), resourceVersion: sourceRv };
+      let updated;
+      try {
+        updated = await deps.writer.mergePatch(source.kind, namespace, sourceName, patch);
+      } catch (err) {
+        const status = toWriteError(err, { verb: 'patch', name, namespace, type: source.kind });
+        if (status.code === 409 && attempt < deps.updateAttempts) {
+          await waitForCache(deps, () => deps.store.source(namespace, name)?.object.metadata?.resourceVersion !== sourceRv);
+          continue;
+        }
+        throw status.code === 409 ? conflict(name) : status;
+      }
+      const updatedRv = updated.metadata?.resourceVersion;
+      // the served instance, not the source object: the cache re-projects after the informer has it
+      const seen = await waitForCache(deps, () => rvAtLeast(deps.store.get(namespace, name)?.metadata.resourceVersion, updatedRv));
+      const answer = (seen && deps.store.get(namespace, name)) || projectObject(source, updated, name);
+      sendObject(ctx.res, ctx.req.headers.accept, 200, answer, warnings);
+      return;
+    }
+  });
+}

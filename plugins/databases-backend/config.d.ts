@@ -1,0 +1,35 @@
+export interface Config {
+  databases?: {
+    /**
+     * The clusters whose aggregated `dbaas.platform.dev` API the portal shows, reached through
+     * each cluster's kube-apiserver. Same shape as the Kubernetes plugin's config cluster locator.
+     */
+    clusters: Array<{
+      /** Unique name, used in URLs. @visibility frontend */
+      name: string;
+      /** Display name. @visibility frontend */
+      title?: string;
+      /** kube-apiserver URL, e.g. https://10.0.0.1:6443. @visibility backend */
+      url: string;
+      /** PEM (or base64 of PEM) of the CA that signed kube-apiserver's certificate. @visibility secret */
+      caData?: string;
+      /** Path of a PEM CA file. @visibility backend */
+      caFile?: string;
+      /** Do not verify kube-apiserver's certificate (development only). @visibility backend */
+      skipTLSVerify?: boolean;
+      /** `serviceAccount` (token below) or `none` (no credentials). @visibility frontend */
+      authProvider: 'serviceAccount' | 'none';
+      /** The backend's own token; it must be allowed to impersonate users and groups. @visibility secret */
+      serviceAccountToken?: string;
+    }>;
+    /** How Backstage identities become Kubernetes identities for impersonation. */
+    impersonation?: {
+      /** Prefix of Impersonate-User, before the user entity ref (default ""). @visibility backend */
+      userPrefix?: string;
+      /** Prefix of each Impersonate-Group, before the ownership entity ref (default ""). @visibility backend */
+      groupPrefix?: string;
+    };
+    /** Timeout of one call to a cluster in milliseconds (default 10000). @visibility backend */
+    requestTimeoutMs?: number;
+  };
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from '@jest/globals';
+import type { DatabaseInstance } from '@internal/plugin-databases-common';
+import { instanceToEntity } from './instanceToEntity';
+
+const instance = (labels?: Record<string, string>): DatabaseInstance => ({
+  apiVersion: 'dbaas.platform.dev/v1alpha1',
+  kind: 'DatabaseInstance',
+  metadata: { name: 'orders-db', namespace: 'team-a', labels, annotations: { 'dbaas.platform.dev/owner': 'group:default/team-a' } },
+  spec: { engine: 'mariadb', topology: 'galera' },
+  status: { phase: 'Ready', source: { apiVersion: 'k8s.mariadb.com/v1alpha1', kind: 'MariaDB', name: 'orders-db', operator: 'mariadb-operator' } },
+});
+
+describe('instanceToEntity', () => {
+  it('is a database Resource owned by the owner annotation and a dependency of its component', () => {
+    const e = instanceToEntity({ cluster: 'local', instance: instance({ 'backstage.io/kubernetes-id': 'orders' }) }, 'p');
+    expect(e.kind).toBe('Resource');
+    expect(e.metadata.name).toBe('local-team-a-orders-db');
+    expect(e.spec).toEqual({ type: 'database', owner: 'group:default/team-a', dependencyOf: ['component:default/orders'] });
+  });
+
+  it('has no dependencyOf without the kubernetes-id label', () => {
+    const e = instanceToEntity({ cluster: 'local', instance: instance() }, 'p');
+    expect(e.spec).not.toHaveProperty('dependencyOf');
+  });
+});

@@ -1,0 +1,50 @@
+import type { Entity } from '@backstage/catalog-model';
+import {
+  ANNOTATION_OWNER,
+  LABEL_BACKSTAGE_KUBERNETES_ID,
+  type PortalInstance,
+} from '@internal/plugin-databases-common';
+
+/** Annotation holding `<cluster>:<namespace>/<name>` of the instance an entity stands for. */
+export const ANNOTATION_INSTANCE_REF = 'dbaas.platform.dev/instance';
+
+/**
+ * The catalog `Resource` (type `database`) of one instance: named `<cluster>-<namespace>-<name>`
+ * so names stay unique across clusters, owned by its owner annotation, and `dependencyOf` the
+ * component its `backstage.io/kubernetes-id` label names (in the `default` namespace, the
+ * Kubernetes plugin's convention).
+ */
+export function instanceToEntity(p: PortalInstance, locationKey: string): Entity {
+  const { metadata, spec, status } = p.instance;
+  const component = metadata.labels?.[LABEL_BACKSTAGE_KUBERNETES_ID];
+  const ref = `${p.cluster}:${metadata.namespace}/${metadata.name}`;
+  const name = `${p.cluster}-${metadata.namespace}-${metadata.name}`
+    .replace(/[^A-Za-z0-9_.-]/g, '-')
+    .slice(0, 63)
+    .replace(/[-_.]+$/, '');
+  return {
+    apiVersion: 'backstage.io/v1alpha1',
+    kind: 'Resource',
+    metadata: {
+      name,
+      title: `${metadata.name} (${metadata.namespace}, ${p.cluster})`,
+      description: `${spec.engine}${spec.topology ? ` ${spec.topology}` : ''} database`,
+      annotations: {
+        'backstage.io/managed-by-location': `dbaas:${locationKey}`,
+        'backstage.io/managed-by-origin-location': `dbaas:${locationKey}`,
+        [ANNOTATION_INSTANCE_REF]: ref,
+        ...(component ? { [LABEL_BACKSTAGE_KUBERNETES_ID]: component } : {}),
+      },
+      labels: {
+        'dbaas.platform.dev/engine': spec.engine,
+        ...(status?.phase ? { 'dbaas.platform.dev/phase': status.phase.toLowerCase() } : {}),
+      },
+      tags: [spec.engine],
+    },
+    spec: {
+      type: 'database',
+      owner: metadata.annotations?.[ANNOTATION_OWNER] ?? 'group:default/unknown',
+      ...(component ? { dependencyOf: [`component:default/${component}`] } : {}),
+    },
+  };
+}

@@ -1,0 +1,472 @@
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import knexFactory, { type Knex } from 'knex';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import {
+  mockCredentials,
+  mockServices,
+  startTestBackend,
+} from '@backstage/backend-test-utils';
+import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
+import {
+  AuthorizeResult,
+  type PolicyDecision,
+} from '@backstage/plugin-permission-common';
+import { startSystem, type System } from '@internal/e2e';
+import type { InstanceEvent } from '@internal/plugin-databases-common';
+import { databasesPlugin } from './plugin';
+import { createDatabasesInstanceConditionalDecision, databasesInstanceConditions } from './permissions/rules';
+
+jest.setTimeout(60_000);
+
+const OWNERSHIP: Record<string, string[]> = {
+  'user:default/alice': ['user:default/alice', 'group:default/team-a'],
+  'user:default/bob': ['user:default/bob', 'group:default/team-b'],
+  'user:default/carol': ['user:default/carol', 'group:default/platform'],
+  'user:default/dave': ['user:default/dave'],
+};
+const alice = mockCredentials.user.header('user:default/alice');
+const bob = mockCredentials.user.header('user:default/bob');
+const carol = mockCredentials.user.header('user:default/carol');
+const dave = mockCredentials.user.header('user:default/dave');
+
+/** "Teams manage their own databases": everyone reads, owners write, carol is denied everything but read. */
+function policy(name: string, userEntityRef: string): PolicyDecision {
+  if (name === 'databases.instance.read') return { result: AuthorizeResult.ALLOW };
+  if (userEntityRef === 'user:default/carol') return { result: AuthorizeResult.DENY };
+  return createDatabasesInstanceConditionalDecision(
+    { type: 'resource', name, attributes: {}, resourceType: 'databases-instance' } as any,
+    databasesInstanceConditions.isOwner({ owners: OWNERSHIP[userEntityRef] ?? [userEntityRef] }),
+  );
+}
+
+async function closedPort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>(r => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as net.AddressInfo).port;
+  await new Promise(r => srv.close(r));
+  return port;
+}
+
+const entities = [
+  {
+    apiVersion: 'backstage.io/v1alpha1',
+    kind: 'Component',
+    metadata: { name: 'orders', namespace: 'default', annotations: { 'backstage.io/kubernetes-id': 'orders' } },
+    spec: { type: 'service', owner: 'group:default/team-a', lifecycle: 'production' },
+  },
+  {
+    apiVersion: 'backstage.io/v1alpha1',
+    kind: 'Component',
+    metadata: { name: 'search', namespace: 'default', annotations: { 'backstage.io/kubernetes-id': 'search' } },
+    spec: { type: 'service', owner: 'group:default/team-b', lifecycle: 'production' },
+  },
+];
+
+describe('databases backend against the emulator and the aggregated apiserver', () => {
+  let system: System;
+  let dir: string;
+  let downPort: number;
+  const opened: Array<{ stop(): Promise<void> }> = [];
+
+  function config(extra: Record<string, unknown> = {}) {
+    return {
+      databases: {
+        clusters: [
+          {
+            name: 'local',
+            title: 'Embedded emulator',
+            url: system.emulator.url,
+            caData: system.emulator.certs.clusterCa.certPem,
+            authProvider: 'serviceAccount',
+            serviceAccountToken: 'backstage-backend-token',
+          },
+          { name: 'down', url: `https://127.0.0.1:${downPort}`, authProvider: 'none', skipTLSVerify: true },
+        ],
+        requestTimeoutMs: 5000,
+        ...extra,
+      },
+    };
+  }
+
+  async function backend(knex: Knex) {
+    const b = await startTestBackend({
+      features: [
+        databasesPlugin,
+        mockServices.rootConfig.factory({ data: config() }),
+        mockServices.database.factory({ knex }),
+        mockServices.userInfo.mock({
+          getUserInfo: async (c: any) => ({
+            userEntityRef: c.principal.userEntityRef,
+            ownershipEntityRefs: OWNERSHIP[c.principal.userEntityRef] ?? [c.principal.userEntityRef],
+          }),
+        }).factory,
+        mockServices.permissions.mock({
+          authorizeConditional: async (queries: any[], opts: any) =>
+            queries.map(q => policy(q.permission.name, opts.credentials.principal.userEntityRef)),
+          authorize: async (queries: any[], opts: any) =>
+            queries.map(q => {
+              const d = policy(q.permission.name, opts.credentials.principal.userEntityRef);
+              return { result: d.result === AuthorizeResult.ALLOW ? AuthorizeResult.ALLOW : AuthorizeResult.DENY };
+            }),
+        }).factory,
+        catalogServiceMock.factory({ entities }),
+      ],
+    });
+    opened.push(b);
+    return b;
+  }
+
+  const sqlite = (file: string) =>
+    knexFactory({ client: 'better-sqlite3', connection: { filename: file }, useNullAsDefault: true });
+
+  let server: http.Server;
+  let knex: Knex;
+
+  beforeAll(async () => {
+    downPort = await closedPort();
+    system = await startSystem({ seed: true });
+    system.emulator.operators.settle();
+    dir = mkdtempSync(path.join(os.tmpdir(), 'databases-backend-'));
+    knex = sqlite(path.join(dir, 'history.sqlite'));
+    server = (await backend(knex)).server;
+  });
+
+  afterAll(async () => {
+    for (const b of opened) await b.stop().catch(() => undefined);
+    await knex?.destroy();
+    await system?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('GET /clusters lists both clusters and marks the closed one unhealthy', async () => {
+    const res = await request(server).get('/api/databases/clusters').set('Authorization', alice);
+    expect(res.status).toBe(200);
+    expect(res.body.items.map((c: any) => c.name)).toEqual(['local', 'down']);
+    const deadline = Date.now() + 10_000;
+    let health: any[] = res.body.items;
+    while (Date.now() < deadline && !(health[0].healthy && health[1].message)) {
+      await new Promise(r => setTimeout(r, 100));
+      health = (await request(server).get('/api/databases/clusters').set('Authorization', alice)).body.items;
+    }
+    expect(health).toEqual([
+      expect.objectContaining({ name: 'local', title: 'Embedded emulator', healthy: true }),
+      expect.objectContaining({ name: 'down', healthy: false, message: expect.stringMatching(/unreachable/) }),
+    ]);
+  });
+
+  it('requires a signed-in user', async () => {
+    const res = await request(server)
+      .get('/api/databases/instances')
+      .set('Authorization', mockCredentials.user.invalidHeader());
+    expect(res.status).toBe(401);
+  });
+
+  it('GET /instances: carol (view everywhere) sees every team; the down cluster is an errors[] entry', async () => {
+    const res = await request(server).get('/api/databases/instances').set('Authorization', carol);
+    expect(res.status).toBe(200);
+    const namespaces = new Set(res.body.items.map((i: any) => i.instance.metadata.namespace));
+    expect([...namespaces].sort()).toEqual(['team-a', 'team-b', 'team-c']);
+    expect(res.body.items.every((i: any) => i.cluster === 'local')).toBe(true);
+    expect(res.body.errors).toEqual([
+      expect.objectContaining({ cluster: 'down', errorType: 'UNREACHABLE' }),
+    ]);
+    expect(res.body.totalItems).toBe(res.body.items.length);
+    const phaseTotal = Object.values(res.body.counts.byPhase as Record<string, number>).reduce((a, b) => a + b, 0);
+    expect(phaseTotal).toBe(res.body.totalItems);
+  });
+
+  it('impersonation: alice sees only team-a, dave (no RBAC) sees nothing', async () => {
+    const a = await request(server).get('/api/databases/instances?cluster=local').set('Authorization', alice);
+    expect(a.status).toBe(200);
+    expect(a.body.items.length).toBeGreaterThan(0);
+    expect(new Set(a.body.items.map((i: any) => i.instance.metadata.namespace))).toEqual(new Set(['team-a']));
+    const d = await request(server).get('/api/databases/instances?cluster=local').set('Authorization', dave);
+    expect(d.status).toBe(200);
+    expect(d.body.items).toEqual([]);
+    const b = await request(server)
+      .get('/api/databases/instances?cluster=local&namespace=team-b')
+      .set('Authorization', alice);
+    expect(b.body.items).toEqual([]);
+    expect(b.body.errors[0]).toMatchObject({ cluster: 'local', errorType: 'FORBIDDEN', statusCode: 403 });
+  });
+
+  it.each([
+    ['engine=mariadb', (i: any) => i.instance.spec.engine === 'mariadb'],
+    ['phase=Ready', (i: any) => i.instance.status?.phase === 'Ready'],
+    ['owner=group:default/team-b', (i: any) => i.instance.metadata.annotations['dbaas.platform.dev/owner'] === 'group:default/team-b'],
+    ['entity=component:default/orders', (i: any) => i.instance.metadata.labels['backstage.io/kubernetes-id'] === 'orders'],
+    ['q=checkout', (i: any) => i.instance.metadata.name.includes('checkout')],
+  ])('GET /instances?%s filters', async (q, pred) => {
+    const res = await request(server).get(`/api/databases/instances?${q}`).set('Authorization', carol);
+    expect(res.status).toBe(200);
+    expect(res.body.items.length).toBeGreaterThan(0);
+    expect(res.body.items.every(pred)).toBe(true);
+  });
+
+  it('GET /instances pages with a cursor and sorts', async () => {
+    const all = await request(server).get('/api/databases/instances?sort=-name').set('Authorization', carol);
+    const names = all.body.items.map((i: any) => i.instance.metadata.name);
+    expect(names).toEqual([...names].sort().reverse());
+    const p1 = await request(server).get('/api/databases/instances?limit=2&sort=-name').set('Authorization', carol);
+    expect(p1.body.items).toHaveLength(2);
+    const p2 = await request(server)
+      .get(`/api/databases/instances?limit=2&sort=-name&cursor=${p1.body.nextCursor}`)
+      .set('Authorization', carol);
+    expect(p2.body.items.map((i: any) => i.instance.metadata.name)).toEqual(names.slice(2, 4));
+  });
+
+  it.each([
+    ['limit=0'],
+    ['limit=9999'],
+    ['engine=oracle'],
+    ['phase=Happy'],
+    ['sort=color'],
+    ['cursor=bogus'],
+    ['unknown=1'],
+    ['namespace=Not_A_Namespace'],
+    ['owner=%3A%3A'],
+  ])('GET /instances?%s is a 400 InputError', async q => {
+    const res = await request(server).get(`/api/databases/instances?${q}`).set('Authorization', carol);
+    expect(res.status).toBe(400);
+    expect(res.body.error.name).toBe('InputError');
+  });
+
+  it('GET one instance with the caller\'s actions; 404 for unknown cluster or name; 403 across RBAC', async () => {
+    const ok = await request(server)
+      .get('/api/databases/clusters/local/namespaces/team-a/instances/orders-db')
+      .set('Authorization', alice);
+    expect(ok.status).toBe(200);
+    expect(ok.body.instance.spec.engine).toBe('mariadb');
+    expect(ok.body.actions).toEqual({ update: true, delete: true, readConnection: true });
+    const viewer = await request(server)
+      .get('/api/databases/clusters/local/namespaces/team-a/instances/orders-db')
+      .set('Authorization', carol);
+    expect(viewer.body.actions).toEqual({ update: false, delete: false, readConnection: false });
+    const missing = await request(server)
+      .get('/api/databases/clusters/local/namespaces/team-a/instances/nope')
+      .set('Authorization', alice);
+    expect(missing.status).toBe(404);
+    const noCluster = await request(server)
+      .get('/api/databases/clusters/mars/namespaces/team-a/instances/orders-db')
+      .set('Authorization', alice);
+    expect(noCluster.status).toBe(404);
+    const forbidden = await request(server)
+      .get('/api/databases/clusters/local/namespaces/team-b/instances/search')
+      .set('Authorization', alice);
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.body.error.name).toBe('NotAllowedError');
+    const down = await request(server)
+      .get('/api/databases/clusters/down/namespaces/team-a/instances/orders-db')
+      .set('Authorization', alice);
+    expect(down.status).toBe(503);
+  });
+
+  it('GET /clusters/:cluster/engines lists the five engines; the down cluster is a 503', async () => {
+    const res = await request(server).get('/api/databases/clusters/local/engines').set('Authorization', dave);
+    expect(res.status).toBe(200);
+    expect(res.body.items.map((e: any) => e.spec.engine).sort()).toEqual(
+      ['elasticsearch', 'mariadb', 'mysql', 'rabbitmq', 'redis'],
+    );
+    const down = await request(server).get('/api/databases/clusters/down/engines').set('Authorization', dave);
+    expect(down.status).toBe(503);
+  });
+
+  it('GET /entity-instances and /entities/:kind/:ns/:name/instances return the component\'s instances', async () => {
+    const res = await request(server)
+      .get('/api/databases/entity-instances?entityRef=component:default/orders')
+      .set('Authorization', carol);
+    expect(res.status).toBe(200);
+    expect(res.body.items.length).toBeGreaterThan(0);
+    expect(res.body.items.every((i: any) => i.instance.metadata.labels['backstage.io/kubernetes-id'] === 'orders')).toBe(true);
+    const byPath = await request(server)
+      .get('/api/databases/entities/component/default/orders/instances')
+      .set('Authorization', carol);
+    expect(byPath.body.items).toEqual(res.body.items);
+    const unknown = await request(server)
+      .get('/api/databases/entity-instances?entityRef=component:default/ghost')
+      .set('Authorization', carol);
+    expect(unknown.status).toBe(404);
+    const bad = await request(server).get('/api/databases/entity-instances').set('Authorization', carol);
+    expect(bad.status).toBe(400);
+  });
+
+  it.each([
+    ['no name', { owner: 'group:default/team-a', spec: { engine: 'redis' } }],
+    ['bad engine', { name: 'x', owner: 'group:default/team-a', spec: { engine: 'oracle' } }],
+    ['bad quantity', { name: 'x', owner: 'group:default/team-a', spec: { engine: 'redis', storage: { size: 'lots' } } }],
+    ['extra field', { name: 'x', owner: 'group:default/team-a', spec: { engine: 'redis' }, color: 'red' }],
+    ['bad owner', { name: 'x', owner: '::', spec: { engine: 'redis' } }],
+  ])('POST create with %s is a 400', async (_, body) => {
+    const res = await request(server)
+      .post('/api/databases/clusters/local/namespaces/team-a/instances')
+      .set('Authorization', alice)
+      .send(body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.name).toBe('InputError');
+  });
+
+  it('POST create is denied by the permission policy when the owner is another team', async () => {
+    const res = await request(server)
+      .post('/api/databases/clusters/local/namespaces/team-a/instances')
+      .set('Authorization', alice)
+      .send({ name: 'sneaky', owner: 'group:default/team-b', spec: { engine: 'redis' } });
+    expect(res.status).toBe(403);
+    const history = await request(server)
+      .get('/api/databases/clusters/local/namespaces/team-a/instances/sneaky/history')
+      .set('Authorization', alice);
+    expect(history.body.requests).toEqual([
+      expect.objectContaining({ action: 'create', actor: 'user:default/alice', outcome: expect.objectContaining({ status: 403 }) }),
+    ]);
+  });
+
+  it('PATCH and DELETE are 400 on bad bodies and 403 for a viewer', async () => {
+    const base = '/api/databases/clusters/local/namespaces/team-a/instances/orders-db';
+    const empty = await request(server).patch(base).set('Authorization', alice).send({});
+    expect(empty.status).toBe(400);
+    const neg = await request(server).patch(base).set('Authorization', alice).send({ replicas: -1 });
+    expect(neg.status).toBe(400);
+    const viewerPatch = await request(server).patch(base).set('Authorization', carol).send({ replicas: 5 });
+    expect(viewerPatch.status).toBe(403);
+    const viewerDelete = await request(server).delete(base).set('Authorization', carol);
+    expect(viewerDelete.status).toBe(403);
+    const viewerConn = await request(server).get(`${base}/connection`).set('Authorization', carol);
+    expect(viewerConn.status).toBe(403);
+    const otherTeam = await request(server).patch(base).set('Authorization', bob).send({ replicas: 5 });
+    expect(otherTeam.status).toBe(403);
+  });
+
+  it('alice creates (dry run, then for real), scales, reads the connection and deletes a Redis for orders', async () => {
+    const base = '/api/databases/clusters/local/namespaces/team-a/instances';
+    const body = {
+      name: 'orders-sessions',
+      owner: 'group:default/team-a',
+      entityRef: 'component:default/orders',
+      spec: { engine: 'redis', topology: 'standalone', storage: { size: '1Gi' } },
+    };
+    const dry = await request(server).post(base).set('Authorization', alice).send({ ...body, dryRun: true });
+    expect(dry.status).toBe(200);
+    expect(dry.body.instance.metadata.labels['backstage.io/kubernetes-id']).toBe('orders');
+    const notThere = await request(server).get(`${base}/orders-sessions`).set('Authorization', alice);
+    expect(notThere.status).toBe(404);
+    const created = await request(server).post(base).set('Authorization', alice).send(body);
+    expect(created.status).toBe(201);
+    expect(created.body.instance.metadata.annotations['dbaas.platform.dev/owner']).toBe('group:default/team-a');
+    const again = await request(server).post(base).set('Authorization', alice).send(body);
+    expect(again.status).toBe(409);
+    const conn = await request(server).get(`${base}/orders-sessions/connection`).set('Authorization', alice);
+    expect(conn.status).toBe(200);
+    expect(conn.body.kind).toBe('DatabaseInstanceConnection');
+    const stale = await request(server)
+      .patch(`${base}/orders-sessions`)
+      .set('Authorization', alice)
+      .send({ storage: { size: '2Gi' }, resourceVersion: '1' });
+    expect(stale.status).toBe(409);
+    const resized = await request(server)
+      .patch(`${base}/orders-sessions`)
+      .set('Authorization', alice)
+      .send({ storage: { size: '2Gi' } });
+    expect(resized.status).toBe(200);
+    expect(resized.body.instance.spec.storage.size).toBe('2Gi');
+    const deleted = await request(server).delete(`${base}/orders-sessions`).set('Authorization', alice);
+    expect(deleted.status).toBe(202);
+    const history = await request(server).get(`${base}/orders-sessions/history`).set('Authorization', alice);
+    expect(history.body.requests.map((r: any) => [r.action, r.outcome.status])).toEqual([
+      ['create', 201],
+      ['create', 201],
+      ['create', 409],
+      ['update', 409],
+      ['update', 200],
+      ['delete', 200],
+    ]);
+  });
+
+  it('SSE: a phase change reaches alice within the test, team-b changes do not', async () => {
+    const url = new URL('/api/databases/events', `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`);
+    const received: Array<{ event: string; data: any }> = [];
+    const req = http.get(url, { headers: { Authorization: alice } });
+    const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      req.on('response', resolve);
+      req.on('error', reject);
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/event-stream/);
+    let buffer = '';
+    const waiters: Array<() => void> = [];
+    res.setEncoding('utf8');
+    res.on('data', chunk => {
+      buffer += chunk;
+      let i = buffer.indexOf('\n\n');
+      while (i >= 0) {
+        const block = buffer.slice(0, i);
+        buffer = buffer.slice(i + 2);
+        const event = /^event: (.*)$/m.exec(block)?.[1];
+        const data = /^data: (.*)$/m.exec(block)?.[1];
+        if (event && data) received.push({ event, data: JSON.parse(data) });
+        waiters.forEach(w => w());
+        i = buffer.indexOf('\n\n');
+      }
+    });
+    const waitFor = (pred: () => boolean, ms = 20_000) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`timed out; got ${JSON.stringify(received.map(r => r.event))}`)), ms);
+        const check = () => {
+          if (pred()) {
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        waiters.push(check);
+        check();
+      });
+    try {
+      await waitFor(() => received.some(r => r.event === 'cluster' && r.data.cluster === 'local'));
+      system.emulator.operators.setHealth({ kind: 'Elasticsearch', namespace: 'team-b', name: 'search' }, 'failed', 'red');
+      system.emulator.operators.setHealth({ kind: 'MariaDB', namespace: 'team-a', name: 'orders-db' }, 'degraded', 'one node down');
+      const isOrders = (r: { event: string; data: InstanceEvent }) =>
+        r.event === 'instance' && r.data.instance.metadata.name === 'orders-db' && r.data.transition?.to === 'Degraded';
+      await waitFor(() => received.some(isOrders as any));
+      expect(received.some(r => r.event === 'instance' && r.data.instance.metadata.namespace !== 'team-a')).toBe(false);
+    } finally {
+      req.destroy();
+      system.emulator.operators.setHealth({ kind: 'MariaDB', namespace: 'team-a', name: 'orders-db' }, 'ready');
+      system.emulator.operators.setHealth({ kind: 'Elasticsearch', namespace: 'team-b', name: 'search' }, 'ready');
+    }
+    // The same watch fed the history.
+    const deadline = Date.now() + 10_000;
+    let history: any;
+    do {
+      history = (await request(server)
+        .get('/api/databases/clusters/local/namespaces/team-a/instances/orders-db/history')
+        .set('Authorization', alice)).body;
+      if (history.transitions?.some((t: any) => t.to === 'Degraded')) break;
+      await new Promise(r => setTimeout(r, 200));
+    } while (Date.now() < deadline);
+    expect(history.transitions).toEqual(expect.arrayContaining([expect.objectContaining({ from: 'Ready', to: 'Degraded' })]));
+    const forbidden = await request(server)
+      .get('/api/databases/clusters/local/namespaces/team-a/instances/orders-db/history')
+      .set('Authorization', bob);
+    expect(forbidden.status).toBe(403);
+  });
+
+  it('history survives a backend restart (same database file)', async () => {
+    const before = await request(server)
+      .get('/api/databases/clusters/local/namespaces/team-a/instances/sneaky/history')
+      .set('Authorization', alice);
+    expect(before.body.requests.length).toBeGreaterThan(0);
+    const first = opened.shift()!;
+    await first.stop();
+    await knex.destroy();
+    knex = sqlite(path.join(dir, 'history.sqlite'));
+    server = (await backend(knex)).server;
+    const after = await request(server)
+      .get('/api/databases/clusters/local/namespaces/team-a/instances/sneaky/history')
+      .set('Authorization', alice);
+    expect(after.status).toBe(200);
+    expect(after.body.requests).toEqual(before.body.requests);
+  });
+});

@@ -1,0 +1,412 @@
+import express, { type Request } from 'express';
+import Router from 'express-promise-router';
+import { z } from 'zod/v3';
+import { InputError, NotAllowedError, NotFoundError } from '@backstage/errors';
+import type {
+  AuditorService,
+  BackstageCredentials,
+  BackstageUserPrincipal,
+  HttpAuthService,
+  LoggerService,
+  UserInfoService,
+} from '@backstage/backend-plugin-api';
+import type { CatalogService } from '@backstage/plugin-catalog-node';
+import { parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
+import {
+  DATABASE_ENGINE_NAMES,
+  DATABASE_PHASES,
+  LABEL_BACKSTAGE_KUBERNETES_ID,
+  ANNOTATION_DATABASES_SELECTOR,
+  databasesInstanceConnectionReadPermission,
+  databasesInstanceCreatePermission,
+  databasesInstanceDeletePermission,
+  databasesInstanceReadPermission,
+  databasesInstanceUpdatePermission,
+  type EntityInstancesResponse,
+  type GetInstanceResponse,
+  type ListClustersResponse,
+  type ListEnginesResponse,
+  type ListInstancesResponse,
+  type PortalInstance,
+  type RequestRecord,
+} from '@internal/plugin-databases-common';
+import type { ClusterSet } from './watch/ClusterSet';
+import { DatabasesService } from './service/DatabasesService';
+import { toBackstageError } from './service/toBackstageError';
+import { decodeCursor, queryInstances, SORT_NAMES } from './service/queryInstances';
+import { impersonationFor, type ImpersonationOptions } from './kube/impersonationFor';
+import type { Impersonation } from './kube/KubeClusterClient';
+import { KubeRequestError } from './kube/KubeRequestError';
+import type { InstanceAuthorizer } from './permissions/InstanceAuthorizer';
+import type { HistoryStore } from './history/HistoryStore';
+import type { EventsHub } from './events/EventsHub';
+
+/** What the router needs. */
+export interface RouterOptions {
+  logger: LoggerService;
+  httpAuth: HttpAuthService;
+  userInfo: UserInfoService;
+  auditor: AuditorService;
+  catalog: CatalogService;
+  clusters: ClusterSet;
+  service: DatabasesService;
+  authorizer: InstanceAuthorizer;
+  history: HistoryStore;
+  events: EventsHub;
+  impersonation: ImpersonationOptions;
+}
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const dnsLabel = z.string().max(63).regex(DNS_LABEL, 'must be a lowercase DNS label');
+const instanceName = z.string().max(253).regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'must be a DNS subdomain');
+const entityRef = z.string().min(1).refine(s => {
+  try {
+    parseEntityRef(s);
+    return true;
+  } catch {
+    return false;
+  }
+}, 'must be an entity ref like component:default/orders');
+const quantity = z.string().regex(/^[0-9]+(\.[0-9]+)?(m|Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$/, 'must be a Kubernetes quantity');
+const resourceList = z.object({ cpu: quantity.optional(), memory: quantity.optional() }).strict();
+const resources = z.object({ requests: resourceList.optional(), limits: resourceList.optional() }).strict();
+
+const clusterParams = z.object({ cluster: dnsLabel });
+const namespaceParams = clusterParams.extend({ namespace: dnsLabel });
+const instanceParams = namespaceParams.extend({ name: instanceName });
+
+const listQuery = z
+  .object({
+    cluster: dnsLabel.optional(),
+    namespace: dnsLabel.optional(),
+    engine: z.enum(DATABASE_ENGINE_NAMES as [string, ...string[]]).optional(),
+    phase: z.enum(DATABASE_PHASES as [string, ...string[]]).optional(),
+    owner: entityRef.optional(),
+    entity: entityRef.optional(),
+    q: z.string().max(200).optional(),
+    limit: z.coerce.number().int().min(1).max(500).default(100),
+    cursor: z.string().max(100).optional(),
+    sort: z
+      .string()
+      .refine(s => SORT_NAMES.includes(s.replace(/^-/, '')), `sort must be one of ${SORT_NAMES.join(', ')} (optionally prefixed with -)`)
+      .optional(),
+  })
+  .strict();
+
+const createBody = z
+  .object({
+    name: instanceName,
+    owner: entityRef,
+    entityRef: entityRef.optional(),
+    dryRun: z.boolean().optional(),
+    spec: z
+      .object({
+        engine: z.enum(DATABASE_ENGINE_NAMES as [string, ...string[]]),
+        version: z.string().max(64).optional(),
+        topology: z.enum(['standalone', 'replication', 'galera', 'innodbcluster', 'sentinel', 'cluster']).optional(),
+        replicas: z.number().int().min(0).max(1000).optional(),
+        storage: z.object({ size: quantity.optional(), storageClassName: z.string().max(253).optional() }).strict().optional(),
+        resources: resources.optional(),
+        deletionProtection: z.boolean().optional(),
+      })
+      .strict(),
+  })
+  .strict();
+
+const updateBody = z
+  .object({
+    version: z.string().max(64).optional(),
+    replicas: z.number().int().min(0).max(1000).optional(),
+    storage: z.object({ size: quantity.optional() }).strict().optional(),
+    resources: resources.optional(),
+    deletionProtection: z.boolean().optional(),
+    resourceVersion: z.string().max(64).optional(),
+    dryRun: z.boolean().optional(),
+  })
+  .strict()
+  .refine(
+    b => ['version', 'replicas', 'storage', 'resources', 'deletionProtection'].some(k => (b as any)[k] !== undefined),
+    'nothing to change: give version, replicas, storage, resources or deletionProtection',
+  );
+
+const entityQuery = z.object({ entityRef }).strict();
+const entityParams = z.object({ kind: z.string().min(1), namespace: z.string().min(1), name: z.string().min(1) });
+
+function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const details = result.error.issues
+      .map(i => `${i.path.length ? i.path.join('.') : what}: ${i.message}`)
+      .join('; ');
+    throw new InputError(`invalid ${what}: ${details}`);
+  }
+  return result.data;
+}
+
+/** Builds the express router of `/api/databases`. */
+export async function createRouter(options: RouterOptions): Promise<express.Router> {
+  const { httpAuth, userInfo, auditor, catalog, clusters, service, authorizer, history, events } = options;
+  const router = Router();
+  router.use(express.json({ limit: '100kb' }));
+
+  async function caller(req: Request): Promise<{
+    credentials: BackstageCredentials<BackstageUserPrincipal>;
+    as: Impersonation;
+    actor: string;
+  }> {
+    const credentials = await httpAuth.credentials(req, { allow: ['user'] });
+    const info = await userInfo.getUserInfo(credentials);
+    return { credentials, as: impersonationFor(info, options.impersonation), actor: info.userEntityRef };
+  }
+
+  /** Label selector of a catalog entity's instances. */
+  async function selectorFor(ref: string, credentials: BackstageCredentials): Promise<string> {
+    const entity = await catalog.getEntityByRef(ref, { credentials });
+    if (!entity) throw new NotFoundError(`entity ${ref} not found in the catalog`);
+    const annotations = entity.metadata.annotations ?? {};
+    return (
+      annotations[ANNOTATION_DATABASES_SELECTOR] ??
+      annotations['backstage.io/kubernetes-label-selector'] ??
+      `${LABEL_BACKSTAGE_KUBERNETES_ID}=${annotations[LABEL_BACKSTAGE_KUBERNETES_ID] ?? entity.metadata.name}`
+    );
+  }
+
+  async function readInstance(req: Request) {
+    const p = parse(instanceParams, req.params, 'path');
+    const who = await caller(req);
+    service.client(p.cluster);
+    try {
+      const instance = await service.getInstance(who.as, p.cluster, p.namespace, p.name);
+      return { p, who, resource: { cluster: p.cluster, instance } as PortalInstance };
+    } catch (e) {
+      throw toBackstageError(e);
+    }
+  }
+
+  /** Runs a write, records it in the history and the audit log. */
+  async function write<T>(
+    req: Request,
+    action: RequestRecord['action'],
+    key: { cluster: string; namespace: string; name: string },
+    actor: string,
+    request: unknown,
+    fn: () => Promise<T>,
+  ): Promise<T> {
+    const audit = await auditor.createEvent({
+      eventId: `instance-${action}`,
+      severityLevel: action === 'delete' ? 'high' : 'medium',
+      request: req,
+      meta: { ...key, request: request as any },
+    });
+    try {
+      const result = await fn();
+      await history.recordRequest({ ...key, action, actor, request, outcome: { status: action === 'create' ? 201 : 200 } });
+      await audit.success();
+      return result;
+    } catch (e) {
+      let statusCode = 500;
+      if (e instanceof KubeRequestError) statusCode = e.statusCode ?? 503;
+      else if ((e as any)?.name === 'NotAllowedError') statusCode = 403;
+      await history.recordRequest({
+        ...key,
+        action,
+        actor,
+        request,
+        outcome: { status: statusCode, message: (e as Error).message },
+      });
+      await audit.fail({ error: e as Error });
+      throw toBackstageError(e);
+    }
+  }
+
+  router.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+
+  router.get('/clusters', async (req, res) => {
+    await httpAuth.credentials(req, { allow: ['user', 'service'] });
+    const body: ListClustersResponse = {
+      items: clusters.config.clusters.map(c => {
+        const h = clusters.watcher(c.name)!.health();
+        return { name: c.name, ...(c.title ? { title: c.title } : {}), healthy: h.healthy, ...(h.message ? { message: h.message } : {}) };
+      }),
+    };
+    res.json(body);
+  });
+
+  router.get('/instances', async (req, res) => {
+    const query = parse(listQuery, req.query, 'query');
+    const offset = query.cursor === undefined ? 0 : decodeCursor(query.cursor);
+    if (offset === undefined) throw new InputError('invalid query: cursor is not one this API returned');
+    const who = await caller(req);
+    if (query.cluster) service.client(query.cluster);
+    const labelSelector = query.entity ? await selectorFor(query.entity, who.credentials) : undefined;
+    const [found, permitted] = await Promise.all([
+      service.listInstances(who.as, {
+        clusters: query.cluster ? [query.cluster] : undefined,
+        namespace: query.namespace,
+        labelSelector,
+      }),
+      authorizer.predicate(databasesInstanceReadPermission, who.credentials),
+    ]);
+    const page = queryInstances(found.items.filter(permitted), query as any, offset);
+    const body: ListInstancesResponse = { ...page, errors: found.errors };
+    res.json(body);
+  });
+
+  router.get('/clusters/:cluster/namespaces/:namespace/instances/:name', async (req, res) => {
+    const { who, resource } = await readInstance(req);
+    const [read, update, del, conn] = await Promise.all(
+      [
+        databasesInstanceReadPermission,
+        databasesInstanceUpdatePermission,
+        databasesInstanceDeletePermission,
+        databasesInstanceConnectionReadPermission,
+      ].map(p => authorizer.allows(p, who.credentials, resource)),
+    );
+    if (!read) throw new NotAllowedError(`not allowed to read ${resource.instance.metadata.name}`);
+    const body: GetInstanceResponse = { ...resource, actions: { update, delete: del, readConnection: conn } };
+    res.json(body);
+  });
+
+  router.get('/clusters/:cluster/engines', async (req, res) => {
+    const { cluster } = parse(clusterParams, req.params, 'path');
+    const who = await caller(req);
+    service.client(cluster);
+    try {
+      const body: ListEnginesResponse = { cluster, items: await service.listEngines(who.as, cluster) };
+      res.json(body);
+    } catch (e) {
+      throw toBackstageError(e);
+    }
+  });
+
+  router.post('/clusters/:cluster/namespaces/:namespace/instances', async (req, res) => {
+    const p = parse(namespaceParams, req.params, 'path');
+    const body = parse(createBody, req.body, 'body');
+    const who = await caller(req);
+    service.client(p.cluster);
+    let kubernetesId: string | undefined;
+    if (body.entityRef) {
+      const entity = await catalog.getEntityByRef(body.entityRef, { credentials: who.credentials });
+      if (!entity) throw new InputError(`invalid body: entityRef ${body.entityRef} is not in the catalog`);
+      kubernetesId = entity.metadata.annotations?.[LABEL_BACKSTAGE_KUBERNETES_ID] ?? entity.metadata.name;
+    }
+    const instance = DatabasesService.buildInstance({
+      namespace: p.namespace,
+      name: body.name,
+      spec: body.spec as any,
+      owner: stringifyEntityRef(parseEntityRef(body.owner)),
+      kubernetesId,
+    });
+    const key = { cluster: p.cluster, namespace: p.namespace, name: body.name };
+    const created = await write(req, 'create', key, who.actor, body, async () => {
+      if (!(await authorizer.allows(databasesInstanceCreatePermission, who.credentials, { cluster: p.cluster, instance }))) {
+        throw new NotAllowedError(`not allowed to create ${body.name} in ${p.namespace} owned by ${body.owner}`);
+      }
+      return service.create(who.as, p.cluster, instance, body.dryRun ?? false);
+    });
+    res.status(body.dryRun ? 200 : 201).json({ cluster: p.cluster, instance: created } as PortalInstance);
+  });
+
+  router.patch('/clusters/:cluster/namespaces/:namespace/instances/:name', async (req, res) => {
+    const body = parse(updateBody, req.body, 'body');
+    const { p, who, resource } = await readInstance(req);
+    const spec: Record<string, unknown> = {};
+    if (body.version !== undefined) spec.version = body.version;
+    if (body.replicas !== undefined) spec.replicas = body.replicas;
+    if (body.storage?.size !== undefined) spec.storage = { size: body.storage.size };
+    if (body.resources !== undefined) spec.resources = body.resources;
+    if (body.deletionProtection !== undefined) spec.deletionProtection = body.deletionProtection;
+    const patch: Record<string, unknown> = { spec };
+    if (body.resourceVersion) patch.metadata = { resourceVersion: body.resourceVersion };
+    const updated = await write(req, 'update', p, who.actor, body, async () => {
+      if (!(await authorizer.allows(databasesInstanceUpdatePermission, who.credentials, resource))) {
+        throw new NotAllowedError(`not allowed to update ${p.name}`);
+      }
+      return service.patch(who.as, p.cluster, p.namespace, p.name, patch, body.dryRun ?? false);
+    });
+    res.json({ cluster: p.cluster, instance: updated } as PortalInstance);
+  });
+
+  router.delete('/clusters/:cluster/namespaces/:namespace/instances/:name', async (req, res) => {
+    const { p, who, resource } = await readInstance(req);
+    await write(req, 'delete', p, who.actor, {}, async () => {
+      if (!(await authorizer.allows(databasesInstanceDeletePermission, who.credentials, resource))) {
+        throw new NotAllowedError(`not allowed to delete ${p.name}`);
+      }
+      return service.delete(who.as, p.cluster, p.namespace, p.name);
+    });
+    res.status(202).json({ cluster: p.cluster, namespace: p.namespace, name: p.name, status: 'Deleting' });
+  });
+
+  router.get('/clusters/:cluster/namespaces/:namespace/instances/:name/connection', async (req, res) => {
+    const { p, who, resource } = await readInstance(req);
+    const audit = await auditor.createEvent({
+      eventId: 'instance-connection-read',
+      severityLevel: 'high',
+      request: req,
+      meta: { cluster: p.cluster, namespace: p.namespace, name: p.name },
+    });
+    try {
+      if (!(await authorizer.allows(databasesInstanceConnectionReadPermission, who.credentials, resource))) {
+        throw new NotAllowedError(`not allowed to read the connection details of ${p.name}`);
+      }
+      const connection = await service.connection(who.as, p.cluster, p.namespace, p.name);
+      await audit.success();
+      res.setHeader('Cache-Control', 'no-store');
+      res.json(connection);
+    } catch (e) {
+      await audit.fail({ error: e as Error });
+      throw toBackstageError(e);
+    }
+  });
+
+  router.get('/clusters/:cluster/namespaces/:namespace/instances/:name/history', async (req, res) => {
+    const p = parse(instanceParams, req.params, 'path');
+    const who = await caller(req);
+    service.client(p.cluster);
+    // The timeline outlives the instance, so access follows the namespace, not the object.
+    if (!(await service.canRead(who.as, p.cluster, p.namespace))) {
+      throw new NotAllowedError(`not allowed to read instances in ${p.cluster}/${p.namespace}`);
+    }
+    const permitted = await authorizer.predicate(databasesInstanceReadPermission, who.credentials);
+    const cached = clusters.watcher(p.cluster)?.get(p.namespace, p.name);
+    if (cached && !permitted({ cluster: p.cluster, instance: cached })) {
+      throw new NotAllowedError(`not allowed to read ${p.name}`);
+    }
+    res.json(await history.history(p));
+  });
+
+  async function entityInstances(req: Request, ref: string): Promise<EntityInstancesResponse> {
+    const who = await caller(req);
+    const labelSelector = await selectorFor(ref, who.credentials);
+    const [found, permitted] = await Promise.all([
+      service.listInstances(who.as, { labelSelector }),
+      authorizer.predicate(databasesInstanceReadPermission, who.credentials),
+    ]);
+    return { entityRef: ref, items: found.items.filter(permitted), errors: found.errors };
+  }
+
+  router.get('/entity-instances', async (req, res) => {
+    const { entityRef: ref } = parse(entityQuery, req.query, 'query');
+    res.json(await entityInstances(req, stringifyEntityRef(parseEntityRef(ref))));
+  });
+
+  router.get('/entities/:kind/:namespace/:name/instances', async (req, res) => {
+    const p = parse(entityParams, req.params, 'path');
+    res.json(await entityInstances(req, stringifyEntityRef({ kind: p.kind, namespace: p.namespace, name: p.name })));
+  });
+
+  router.get('/events', async (req, res) => {
+    const who = await caller(req);
+    const permitted = await authorizer.predicate(databasesInstanceReadPermission, who.credentials);
+    events.add({
+      res,
+      permitted,
+      canRead: (cluster, namespace) => service.canRead(who.as, cluster, namespace),
+    });
+  });
+
+  return router;
+}

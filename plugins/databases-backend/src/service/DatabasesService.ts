@@ -1,0 +1,218 @@
+import { NotFoundError } from '@backstage/errors';
+import {
+  ANNOTATION_OWNER,
+  DATABASE_INSTANCE_KIND,
+  DATABASES_GROUP_VERSION,
+  LABEL_BACKSTAGE_KUBERNETES_ID,
+  type DatabaseEngine,
+  type DatabaseInstance,
+  type DatabaseInstanceConnection,
+  type DatabaseInstanceList,
+  type DatabasesFetchError,
+  type PortalInstance,
+} from '@internal/plugin-databases-common';
+import type { ClusterSet } from '../watch/ClusterSet';
+import type { Impersonation, KubeClusterClient } from '../kube/KubeClusterClient';
+import { KubeRequestError, toFetchError } from '../kube/KubeRequestError';
+import { ENGINES_PATH, INSTANCES_PATH, instancePath } from '../kube/paths';
+
+/** Instances from every asked cluster, and what went wrong where. */
+export interface MultiClusterInstances {
+  items: PortalInstance[];
+  errors: DatabasesFetchError[];
+}
+
+/** Where to list. */
+export interface ListScope {
+  clusters?: string[];
+  namespace?: string;
+  labelSelector?: string;
+}
+
+/** How long a read-access answer is reused (per user, cluster and namespace). */
+const ACCESS_TTL_MS = 30_000;
+
+/**
+ * Every call the portal makes to the clusters, each acting as the signed-in user through
+ * impersonation, so Kubernetes RBAC applies per person. Knows the API paths; nothing else does.
+ */
+export class DatabasesService {
+  private readonly accessCache = new Map<string, { allowed: boolean; until: number }>();
+
+  constructor(private readonly clusters: ClusterSet) {}
+
+  /** The client of a configured cluster, or 404. */
+  client(cluster: string): KubeClusterClient {
+    const client = this.clusters.client(cluster);
+    if (!client) throw new NotFoundError(`cluster "${cluster}" is not configured`);
+    return client;
+  }
+
+  async listInstances(as: Impersonation, scope: ListScope): Promise<MultiClusterInstances> {
+    const names = scope.clusters ?? this.clusters.names();
+    const results = await Promise.all(
+      names.map(async cluster => {
+        try {
+          const items = await this.listInCluster(this.client(cluster), as, scope);
+          return { items: items.map(instance => ({ cluster, instance })), errors: [] };
+        } catch (e) {
+          return { items: [], errors: [toFetchError(cluster, e)] };
+        }
+      }),
+    );
+    return {
+      items: results.flatMap(r => r.items),
+      errors: results.flatMap(r => r.errors),
+    };
+  }
+
+  private async listInCluster(
+    client: KubeClusterClient,
+    as: Impersonation,
+    scope: ListScope,
+  ): Promise<DatabaseInstance[]> {
+    const query = { labelSelector: scope.labelSelector };
+    if (scope.namespace) {
+      const list = await client.request<DatabaseInstanceList>({
+        path: instancePath(scope.namespace),
+        query,
+        as,
+      });
+      return list.items;
+    }
+    try {
+      const list = await client.request<DatabaseInstanceList>({ path: INSTANCES_PATH, query, as });
+      return list.items;
+    } catch (e) {
+      if (!(e instanceof KubeRequestError) || e.statusCode !== 403) throw e;
+    }
+    // Most users may list only some namespaces: ask each one as the user and keep what RBAC
+    // lets through. The namespace names come from the backend's own identity.
+    const namespaces = await client.request<{ items: Array<{ metadata: { name: string } }> }>({
+      path: '/api/v1/namespaces',
+    });
+    const lists = await Promise.all(
+      namespaces.items.map(async ns => {
+        try {
+          const list = await client.request<DatabaseInstanceList>({
+            path: instancePath(ns.metadata.name),
+            query,
+            as,
+          });
+          return list.items;
+        } catch (e) {
+          if (e instanceof KubeRequestError && (e.statusCode === 403 || e.statusCode === 404)) return [];
+          throw e;
+        }
+      }),
+    );
+    return lists.flat();
+  }
+
+  async getInstance(as: Impersonation, cluster: string, namespace: string, name: string): Promise<DatabaseInstance> {
+    return this.client(cluster).request<DatabaseInstance>({ path: instancePath(namespace, name), as });
+  }
+
+  async listEngines(as: Impersonation, cluster: string): Promise<DatabaseEngine[]> {
+    const list = await this.client(cluster).request<{ items: DatabaseEngine[] }>({ path: ENGINES_PATH, as });
+    return list.items;
+  }
+
+  /** Builds the DatabaseInstance a portal request stands for. */
+  static buildInstance(input: {
+    namespace: string;
+    name: string;
+    spec: DatabaseInstance['spec'];
+    owner: string;
+    kubernetesId?: string;
+  }): DatabaseInstance {
+    return {
+      apiVersion: DATABASES_GROUP_VERSION as DatabaseInstance['apiVersion'],
+      kind: DATABASE_INSTANCE_KIND as DatabaseInstance['kind'],
+      metadata: {
+        name: input.name,
+        namespace: input.namespace,
+        ...(input.kubernetesId ? { labels: { [LABEL_BACKSTAGE_KUBERNETES_ID]: input.kubernetesId } } : {}),
+        annotations: { [ANNOTATION_OWNER]: input.owner },
+      },
+      spec: input.spec,
+    };
+  }
+
+  async create(as: Impersonation, cluster: string, instance: DatabaseInstance, dryRun: boolean): Promise<DatabaseInstance> {
+    return this.client(cluster).request<DatabaseInstance>({
+      method: 'POST',
+      path: instancePath(instance.metadata.namespace!),
+      query: { dryRun: dryRun ? 'All' : undefined },
+      body: instance,
+      as,
+    });
+  }
+
+  async patch(
+    as: Impersonation,
+    cluster: string,
+    namespace: string,
+    name: string,
+    patch: Record<string, unknown>,
+    dryRun: boolean,
+  ): Promise<DatabaseInstance> {
+    return this.client(cluster).request<DatabaseInstance>({
+      method: 'PATCH',
+      path: instancePath(namespace, name),
+      query: { dryRun: dryRun ? 'All' : undefined },
+      body: patch,
+      contentType: 'application/merge-patch+json',
+      as,
+    });
+  }
+
+  async delete(as: Impersonation, cluster: string, namespace: string, name: string): Promise<unknown> {
+    return this.client(cluster).request<unknown>({ method: 'DELETE', path: instancePath(namespace, name), as });
+  }
+
+  async connection(as: Impersonation, cluster: string, namespace: string, name: string): Promise<DatabaseInstanceConnection> {
+    return this.client(cluster).request<DatabaseInstanceConnection>({
+      path: instancePath(namespace, name, 'connection'),
+      as,
+    });
+  }
+
+  /**
+   * May `as` get databaseinstances in `namespace`? Asked with a SelfSubjectAccessReview made as
+   * the user (what `kubectl auth can-i` does), cached briefly; used to filter the shared watch.
+   */
+  async canRead(as: Impersonation, cluster: string, namespace: string): Promise<boolean> {
+    const key = `${cluster}\u0000${namespace}\u0000${as.user}\u0000${as.groups.join(',')}`;
+    const now = Date.now();
+    const hit = this.accessCache.get(key);
+    if (hit && hit.until > now) return hit.allowed;
+    let allowed = false;
+    try {
+      const review = await this.client(cluster).request<{ status?: { allowed?: boolean } }>({
+        method: 'POST',
+        path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+        body: {
+          apiVersion: 'authorization.k8s.io/v1',
+          kind: 'SelfSubjectAccessReview',
+          spec: {
+            resourceAttributes: {
+              namespace,
+              verb: 'get',
+              group: DATABASES_GROUP_VERSION.split('/')[0],
+              resource: INSTANCES_PATH.split('/').pop(),
+            },
+          },
+        },
+        as,
+      });
+      allowed = review.status?.allowed === true;
+    } catch {
+      // Unknown is treated as no: an event is never shown to someone we could not check.
+      return false;
+    }
+    if (this.accessCache.size > 10_000) this.accessCache.clear();
+    this.accessCache.set(key, { allowed, until: now + ACCESS_TTL_MS });
+    return allowed;
+  }
+}

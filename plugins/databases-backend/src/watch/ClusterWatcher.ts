@@ -1,0 +1,199 @@
+import type { DatabaseInstance, DatabaseInstanceList } from '@internal/plugin-databases-common';
+import type { LoggerService } from '@backstage/backend-plugin-api';
+import type { KubeClusterClient } from '../kube/KubeClusterClient';
+import { KubeRequestError } from '../kube/KubeRequestError';
+import type { InstanceChange, WatchListener } from './types';
+import { INSTANCES_PATH } from '../kube/paths';
+
+const keyOf = (i: DatabaseInstance) => `${i.metadata.namespace}/${i.metadata.name}`;
+
+/** Tuning of a watcher (tests shorten it). */
+export interface ClusterWatcherOptions {
+  /** First retry delay after a failure; doubles up to `maxBackoffMs`. */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  /** Server-side watch timeout; the watch is reopened from the last resourceVersion after it. */
+  watchTimeoutSeconds?: number;
+}
+
+/**
+ * The one watch of one cluster's DatabaseInstances, as the backend's own identity: list, then
+ * watch from the list's resourceVersion, relist on 410 or failure (diffing against the cache so
+ * listeners see the changes they missed). Every browser and the catalog share it.
+ */
+export class ClusterWatcher {
+  private readonly cache = new Map<string, DatabaseInstance>();
+  private healthy: boolean | undefined;
+  private message: string | undefined;
+  private readonly abort = new AbortController();
+  private synced = false;
+  private readonly syncWaiters: Array<() => void> = [];
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly client: KubeClusterClient,
+    private readonly listener: WatchListener,
+    private readonly logger: LoggerService,
+    private readonly options: ClusterWatcherOptions = {},
+  ) {}
+
+  get cluster(): string {
+    return this.client.cluster.name;
+  }
+
+  start(): void {
+    this.running ??= this.loop();
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    await this.running;
+  }
+
+  /** Instances currently known (empty until the first list succeeded). */
+  instances(): DatabaseInstance[] {
+    return [...this.cache.values()];
+  }
+
+  get(namespace: string, name: string): DatabaseInstance | undefined {
+    return this.cache.get(`${namespace}/${name}`);
+  }
+
+  health(): { healthy: boolean; message?: string } {
+    return { healthy: this.healthy ?? false, message: this.message };
+  }
+
+  /** Resolves after the first successful list, or after `timeoutMs`. */
+  whenSynced(timeoutMs = 10_000): Promise<boolean> {
+    if (this.synced) return Promise.resolve(true);
+    return new Promise(resolve => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      this.syncWaiters.push(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+
+  private setHealth(healthy: boolean, message?: string) {
+    if (this.healthy === healthy && this.message === message) return;
+    const changed = this.healthy !== healthy;
+    this.healthy = healthy;
+    this.message = message;
+    if (changed) this.listener.onClusterHealth?.({ cluster: this.cluster, healthy, message });
+  }
+
+  private emit(change: InstanceChange) {
+    try {
+      this.listener.onInstance?.(change);
+    } catch (e) {
+      this.logger.warn(`databases watch listener failed: ${e}`);
+    }
+  }
+
+  private apply(type: 'ADDED' | 'MODIFIED' | 'DELETED', instance: DatabaseInstance) {
+    const key = keyOf(instance);
+    const previous = this.cache.get(key);
+    if (type === 'DELETED') {
+      if (!previous) return;
+      this.cache.delete(key);
+      this.emit({ type, cluster: this.cluster, instance, previous });
+      return;
+    }
+    this.cache.set(key, instance);
+    this.emit({ type: previous ? 'MODIFIED' : 'ADDED', cluster: this.cluster, instance, previous });
+  }
+
+  private async list(): Promise<string | undefined> {
+    const list = await this.client.request<DatabaseInstanceList>({ path: INSTANCES_PATH });
+    const seen = new Set<string>();
+    for (const item of list.items) {
+      seen.add(keyOf(item));
+      const previous = this.cache.get(keyOf(item));
+      if (previous?.metadata.resourceVersion !== item.metadata.resourceVersion) {
+        this.apply('MODIFIED', item);
+      }
+    }
+    for (const [key, previous] of [...this.cache]) {
+      if (!seen.has(key)) this.apply('DELETED', previous);
+    }
+    if (!this.synced) {
+      this.synced = true;
+      this.syncWaiters.splice(0).forEach(w => w());
+    }
+    return list.metadata.resourceVersion;
+  }
+
+  private sleep(ms: number) {
+    return new Promise<void>(resolve => {
+      const timer = setTimeout(resolve, ms);
+      this.abort.signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve();
+      }, { once: true });
+    });
+  }
+
+  private async loop(): Promise<void> {
+    const base = this.options.backoffMs ?? 1000;
+    const max = this.options.maxBackoffMs ?? 15_000;
+    let backoff = base;
+    // The resume point lives in an object: the stream callbacks below update it.
+    const cursor: { rv?: string } = {};
+    while (!this.abort.signal.aborted) {
+      try {
+        if (!cursor.rv) cursor.rv = await this.list();
+        this.setHealth(true);
+        backoff = base;
+        let expired = false;
+        const opened = Date.now();
+        await this.client.stream(
+          {
+            path: INSTANCES_PATH,
+            query: {
+              watch: 'true',
+              resourceVersion: cursor.rv,
+              allowWatchBookmarks: 'true',
+              timeoutSeconds: String(this.options.watchTimeoutSeconds ?? 300),
+            },
+          },
+          {
+            onLine: line => {
+              let event: { type: string; object: any };
+              try {
+                event = JSON.parse(line);
+              } catch {
+                return;
+              }
+              const nextRv = event.object?.metadata?.resourceVersion;
+              if (event.type === 'ERROR') {
+                if (event.object?.code === 410) expired = true;
+                return;
+              }
+              if (nextRv) cursor.rv = nextRv;
+              if (event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED') {
+                this.apply(event.type, event.object as DatabaseInstance);
+              }
+            },
+          },
+          this.abort.signal,
+        );
+        if (expired) cursor.rv = undefined;
+        // A watch the server ends at once would otherwise spin.
+        if (Date.now() - opened < 500) await this.sleep(base);
+      } catch (e) {
+        if (this.abort.signal.aborted) break;
+        if (e instanceof KubeRequestError && e.statusCode === 410) {
+          cursor.rv = undefined;
+          continue;
+        }
+        cursor.rv = undefined;
+        const message = (e as Error).message;
+        if (this.healthy !== false) this.logger.warn(`databases: watch of cluster ${this.cluster} failed: ${message}`);
+        this.setHealth(false, message);
+        await this.sleep(backoff);
+        backoff = Math.min(backoff * 2, max);
+      }
+    }
+  }
+}

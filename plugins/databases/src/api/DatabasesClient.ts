@@ -1,0 +1,188 @@
+import type { DiscoveryApi, FetchApi } from '@backstage/core-plugin-api';
+import type {
+  ClusterStatusEvent,
+  ConnectionResponse,
+  CreateInstanceRequest,
+  DatabasesCluster,
+  InstanceEvent,
+  InstanceHistoryResponse,
+  ListEnginesResponse,
+  ListInstancesQuery,
+  ListInstancesResponse,
+  PortalInstance,
+  UpdateInstanceRequest,
+} from '@internal/plugin-databases-common';
+import { DatabasesApiError } from './DatabasesApiError';
+import { createSseParser } from './parseSse';
+import type { DatabasesApi, DatabasesEventHandlers, InstanceRef } from './types';
+
+const e = encodeURIComponent;
+
+const instancePath = (ref: InstanceRef) =>
+  `/clusters/${e(ref.cluster)}/namespaces/${e(ref.namespace)}/instances/${e(ref.name)}`;
+
+/** Builds a query string from the defined values only. */
+export function toQueryString(query: object = {}): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') {
+      params.append(key, String(value));
+    }
+  }
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
+/**
+ * {@link DatabasesApi} over HTTP: discovery finds the backend, fetchApi adds the user's token.
+ * Live events come through a streamed fetch (EventSource cannot send the token).
+ *
+ * @public
+ */
+export class DatabasesClient implements DatabasesApi {
+  private readonly discoveryApi: DiscoveryApi;
+  private readonly fetchApi: FetchApi;
+  /** Delay before reconnecting the event stream; doubles up to 30 s. */
+  private readonly retryDelayMs: number;
+
+  constructor(options: {
+    discoveryApi: DiscoveryApi;
+    fetchApi: FetchApi;
+    retryDelayMs?: number;
+  }) {
+    this.discoveryApi = options.discoveryApi;
+    this.fetchApi = options.fetchApi;
+    this.retryDelayMs = options.retryDelayMs ?? 1000;
+  }
+
+  async listClusters(): Promise<DatabasesCluster[]> {
+    const body = await this.request<{ items: DatabasesCluster[] } | DatabasesCluster[]>(
+      '/clusters',
+    );
+    return Array.isArray(body) ? body : body.items;
+  }
+
+  listInstances(query?: ListInstancesQuery): Promise<ListInstancesResponse> {
+    return this.request(`/instances${toQueryString(query)}`);
+  }
+
+  getInstance(ref: InstanceRef): Promise<PortalInstance> {
+    return this.request(instancePath(ref));
+  }
+
+  listEngines(cluster: string): Promise<ListEnginesResponse> {
+    return this.request(`/clusters/${e(cluster)}/engines`);
+  }
+
+  createInstance(
+    cluster: string,
+    namespace: string,
+    request: CreateInstanceRequest,
+  ): Promise<PortalInstance> {
+    return this.request(
+      `/clusters/${e(cluster)}/namespaces/${e(namespace)}/instances`,
+      { method: 'POST', body: request },
+    );
+  }
+
+  updateInstance(
+    ref: InstanceRef,
+    request: UpdateInstanceRequest,
+  ): Promise<PortalInstance> {
+    return this.request(instancePath(ref), { method: 'PATCH', body: request });
+  }
+
+  async deleteInstance(ref: InstanceRef): Promise<void> {
+    await this.request(instancePath(ref), { method: 'DELETE' });
+  }
+
+  getConnection(ref: InstanceRef): Promise<ConnectionResponse> {
+    return this.request(`${instancePath(ref)}/connection`);
+  }
+
+  getHistory(ref: InstanceRef): Promise<InstanceHistoryResponse> {
+    return this.request(`${instancePath(ref)}/history`);
+  }
+
+  listEntityInstances(entityRef: string): Promise<ListInstancesResponse> {
+    return this.request(`/entity-instances${toQueryString({ entityRef })}`);
+  }
+
+  subscribe(handlers: DatabasesEventHandlers): () => void {
+    const controller = new AbortController();
+    // Back-off state lives in an object so the callbacks below do not capture a loop variable.
+    const backoff = { delay: this.retryDelayMs };
+    const onOpen = () => {
+      backoff.delay = this.retryDelayMs;
+      handlers.onOpen?.();
+    };
+    const wait = () => new Promise(resolve => setTimeout(resolve, backoff.delay));
+    const loop = async () => {
+      while (!controller.signal.aborted) {
+        try {
+          await this.stream(handlers, controller.signal, onOpen);
+        } catch (error) {
+          if (controller.signal.aborted) return;
+          handlers.onError?.(error as Error);
+        }
+        if (controller.signal.aborted) return;
+        await wait();
+        backoff.delay = Math.min(backoff.delay * 2, 30_000);
+      }
+    };
+    loop();
+    return () => controller.abort();
+  }
+
+  private async stream(
+    handlers: DatabasesEventHandlers,
+    signal: AbortSignal,
+    onOpen: () => void,
+  ): Promise<void> {
+    const baseUrl = await this.discoveryApi.getBaseUrl('databases');
+    const response = await this.fetchApi.fetch(`${baseUrl}/events`, {
+      headers: { Accept: 'text/event-stream' },
+      signal,
+    });
+    if (!response.ok) throw await DatabasesApiError.fromResponse(response);
+    if (!response.body) throw new Error('The event stream has no body');
+    onOpen();
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    const parse = createSseParser();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      for (const message of parse(decoder.decode(value, { stream: true }))) {
+        let data: unknown;
+        try {
+          data = JSON.parse(message.data);
+        } catch {
+          continue; // a broken event must not end the stream
+        }
+        if (message.event === 'instance') handlers.onInstance?.(data as InstanceEvent);
+        else if (message.event === 'cluster') handlers.onCluster?.(data as ClusterStatusEvent);
+      }
+    }
+    throw new Error('The event stream ended');
+  }
+
+  private async request<T>(
+    path: string,
+    init: { method?: string; body?: unknown } = {},
+  ): Promise<T> {
+    const baseUrl = await this.discoveryApi.getBaseUrl('databases');
+    const response = await this.fetchApi.fetch(`${baseUrl}${path}`, {
+      method: init.method ?? 'GET',
+      headers:
+        init.body === undefined
+          ? { Accept: 'application/json' }
+          : { Accept: 'application/json', 'Content-Type': 'application/json' },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    if (!response.ok) throw await DatabasesApiError.fromResponse(response);
+    if (response.status === 204) return undefined as T;
+    const text = await response.text();
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+}

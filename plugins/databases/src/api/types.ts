@@ -1,0 +1,74 @@
+import { createApiRef } from '@backstage/core-plugin-api';
+import type {
+  ClusterStatusEvent,
+  ConnectionResponse,
+  CreateInstanceRequest,
+  DatabasesCluster,
+  InstanceEvent,
+  InstanceHistoryResponse,
+  ListEnginesResponse,
+  ListInstancesQuery,
+  ListInstancesResponse,
+  PortalInstance,
+  UpdateInstanceRequest,
+} from '@internal/plugin-databases-common';
+
+/** Addresses one instance: cluster, namespace and name. */
+export interface InstanceRef {
+  cluster: string;
+  namespace: string;
+  name: string;
+}
+
+/** Callbacks of a live subscription to the backend's event stream. */
+export interface DatabasesEventHandlers {
+  onInstance?(event: InstanceEvent): void;
+  onCluster?(event: ClusterStatusEvent): void;
+  /**
+   * The stream is (re)connected. Events from before are lost, so callers reload what they show:
+   * a change between their first load and the connection would otherwise never arrive.
+   */
+  onOpen?(): void;
+  /** The stream broke; the client reconnects by itself, this is for showing it. */
+  onError?(error: Error): void;
+}
+
+/**
+ * The frontend's view of the databases backend (`/api/databases`). Every method rejects with a
+ * {@link DatabasesApiError} when the backend answers with an error.
+ *
+ * @public
+ */
+export interface DatabasesApi {
+  listClusters(): Promise<DatabasesCluster[]>;
+  listInstances(query?: ListInstancesQuery): Promise<ListInstancesResponse>;
+  getInstance(ref: InstanceRef): Promise<PortalInstance>;
+  listEngines(cluster: string): Promise<ListEnginesResponse>;
+  createInstance(
+    cluster: string,
+    namespace: string,
+    request: CreateInstanceRequest,
+  ): Promise<PortalInstance>;
+  updateInstance(
+    ref: InstanceRef,
+    request: UpdateInstanceRequest,
+  ): Promise<PortalInstance>;
+  deleteInstance(ref: InstanceRef): Promise<void>;
+  getConnection(ref: InstanceRef): Promise<ConnectionResponse>;
+  getHistory(ref: InstanceRef): Promise<InstanceHistoryResponse>;
+  listEntityInstances(entityRef: string): Promise<ListInstancesResponse>;
+  /**
+   * Subscribes to live changes. Returns the function that ends the subscription; the
+   * implementation reconnects after a broken stream until then.
+   */
+  subscribe(handlers: DatabasesEventHandlers): () => void;
+}
+
+/**
+ * Reference to the {@link DatabasesApi}.
+ *
+ * @public
+ */
+export const databasesApiRef = createApiRef<DatabasesApi>({
+  id: 'plugin.databases.service',
+});

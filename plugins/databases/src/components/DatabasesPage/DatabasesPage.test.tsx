@@ -1,0 +1,70 @@
+import { describe, expect, it } from '@jest/globals';
+import { mockApis, renderInTestApp } from '@backstage/frontend-test-utils';
+import { entityRouteRef } from '@backstage/plugin-catalog-react';
+import { catalogApiMock } from '@backstage/plugin-catalog-react/testUtils';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { databasesApiRef } from '../../api/types';
+import { FakeDatabasesApi, listOf, makeInstance } from '../../testUtils/FakeDatabasesApi';
+import { DatabasesPage } from './DatabasesPage';
+
+const apis = (api: FakeDatabasesApi) =>
+  [[databasesApiRef, api], mockApis.permission(), mockApis.identity(), catalogApiMock()] as const;
+
+describe('DatabasesPage', () => {
+  it('shows counts by phase and engine, the table, and partial cluster failures', async () => {
+    const api = new FakeDatabasesApi();
+    api.listInstances.mockResolvedValue({
+      ...listOf([
+        makeInstance({ name: 'orders-db', phase: 'Ready', owner: 'group:default/team-a' }),
+        makeInstance({ name: 'cart-cache', engine: 'redis', phase: 'Failed' }),
+        makeInstance({ name: 'search', engine: 'elasticsearch', phase: 'Ready' }),
+      ]),
+      errors: [{ cluster: 'prod', errorType: 'UNREACHABLE', message: 'connect ECONNREFUSED' }],
+    });
+    await renderInTestApp(<DatabasesPage />, {
+      apis: apis(api),
+      initialRouteEntries: ['/databases'],
+      mountPath: '/databases',
+      // owners link to their catalog page
+      mountedRoutes: { '/catalog/:namespace/:kind/:name': entityRouteRef },
+    });
+    expect(await screen.findByTestId('total-count')).toHaveTextContent('3');
+    expect(screen.getByTestId('phase-count-Ready')).toHaveTextContent('Ready 2');
+    expect(screen.getByTestId('phase-count-Failed')).toHaveTextContent('Failed 1');
+    expect(screen.getByTestId('engine-count-redis')).toHaveTextContent('1');
+    expect(screen.getByTestId('cluster-error')).toHaveTextContent(/prod.*ECONNREFUSED/);
+    const row = screen.getByText('orders-db').closest('tr')!;
+    expect(within(row).getByText('Ready')).toBeInTheDocument();
+  });
+
+  it('asks the backend again when a filter, the sort or the search changes', async () => {
+    const api = new FakeDatabasesApi();
+    api.listInstances.mockResolvedValue(listOf([makeInstance({ name: 'orders-db', phase: 'Failed' })]));
+    await renderInTestApp(<DatabasesPage />, { apis: apis(api), initialRouteEntries: ['/databases'], mountPath: '/databases' });
+    await screen.findByText('orders-db');
+    expect(api.listInstances).toHaveBeenLastCalledWith(expect.objectContaining({ sort: 'name' }));
+
+    fireEvent.click(screen.getByTestId('phase-count-Failed'));
+    await waitFor(() => expect(api.listInstances).toHaveBeenLastCalledWith(expect.objectContaining({ phase: 'Failed' })));
+
+    fireEvent.click(screen.getByText('Age'));
+    await waitFor(() => expect(api.listInstances).toHaveBeenLastCalledWith(expect.objectContaining({ sort: 'age' })));
+    fireEvent.click(screen.getByText('Age'));
+    await waitFor(() => expect(api.listInstances).toHaveBeenLastCalledWith(expect.objectContaining({ sort: '-age' })));
+
+    fireEvent.change(screen.getByRole('textbox', { name: 'Search databases' }), { target: { value: 'orders' } });
+    await waitFor(() => expect(api.listInstances).toHaveBeenLastCalledWith(expect.objectContaining({ q: 'orders', phase: 'Failed' })));
+  });
+
+  it('routes to the request form and to an instance below its base path', async () => {
+    const api = new FakeDatabasesApi();
+    api.getInstance.mockResolvedValue(makeInstance({ name: 'orders-db', phase: 'Ready' }));
+    await renderInTestApp(<DatabasesPage />, {
+      apis: apis(api),
+      initialRouteEntries: ['/databases/dev/team-a/orders-db'],
+      mountPath: '/databases/*',
+    });
+    expect(await screen.findByTestId('phase-banner')).toBeInTheDocument();
+    expect(api.getInstance).toHaveBeenCalledWith(expect.objectContaining({ cluster: 'dev', namespace: 'team-a', name: 'orders-db' }));
+  });
+});

@@ -1,0 +1,1 @@
+export { DatabasesPage } from './DatabasesPage';

@@ -1,0 +1,2 @@
+export { EntityDatabasesCard } from './EntityDatabasesCard';
+export { EntityDatabasesContent } from './EntityDatabasesContent';

@@ -1,0 +1,1 @@
+export { ErrorExplanation } from './ErrorExplanation';

@@ -1,0 +1,264 @@
+import { useApi } from '@backstage/core-plugin-api';
+import type { DatabaseInstance, PortalInstance } from '@internal/plugin-databases-common';
+import {
+  Box,
+  Button,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  MenuItem,
+  TextField,
+  Tooltip,
+} from '@material-ui/core';
+import { ReactNode, useState } from 'react';
+import { databasesApiRef, InstanceRef } from '../../api/types';
+import { ErrorExplanation } from '../ErrorExplanation';
+
+/** Why an action is not possible right now, or undefined when it is. */
+export function actionBlockers(
+  instance: DatabaseInstance,
+  permissions: { update: boolean; delete: boolean },
+): { scale?: string; upgrade?: string; delete?: string; protection?: string } {
+  const deleting = instance.status?.phase === 'Deleting' || !!instance.metadata.deletionTimestamp;
+  const gone = deleting ? 'It is being deleted.' : undefined;
+  const noUpdate = permissions.update ? undefined : 'You do not have permission to change this database.';
+  return {
+    scale: gone ?? noUpdate,
+    upgrade: gone ?? noUpdate,
+    protection: gone ?? noUpdate,
+    delete:
+      gone ??
+      (permissions.delete ? undefined : 'You do not have permission to delete this database.') ??
+      (instance.spec.deletionProtection ? 'Deletion protection is on. Turn it off first.' : undefined),
+  };
+}
+
+function ActionButton(props: { label: string; blocker?: string; onClick: () => void; color?: 'primary' | 'secondary' }) {
+  const button = (
+    <Button variant="outlined" color={props.color ?? 'primary'} disabled={!!props.blocker} onClick={props.onClick}>
+      {props.label}
+    </Button>
+  );
+  // A disabled button fires no events: the span carries the tooltip that explains why.
+  return props.blocker ? (
+    <Tooltip title={props.blocker}>
+      <span data-testid={`blocked-${props.label.toLowerCase()}`} aria-label={props.blocker}>
+        {button}
+      </span>
+    </Tooltip>
+  ) : (
+    button
+  );
+}
+
+function ConfirmDialog(props: {
+  open: boolean;
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  confirmDisabled?: boolean;
+  busy: boolean;
+  error?: unknown;
+  doing: string;
+  onConfirm: () => void;
+  onClose: () => void;
+  danger?: boolean;
+}) {
+  return (
+    <Dialog open={props.open} onClose={props.onClose} fullWidth maxWidth="sm" aria-labelledby="action-dialog-title">
+      <DialogTitle id="action-dialog-title">{props.title}</DialogTitle>
+      <DialogContent>
+        {props.children}
+        {props.error !== undefined && (
+          <Box mt={2}>
+            <ErrorExplanation error={props.error} doing={props.doing} />
+          </Box>
+        )}
+      </DialogContent>
+      <DialogActions>
+        {props.busy && <CircularProgress size={20} />}
+        <Button onClick={props.onClose}>Cancel</Button>
+        <Button
+          onClick={props.onConfirm}
+          color={props.danger ? 'secondary' : 'primary'}
+          variant="contained"
+          disabled={props.busy || props.confirmDisabled}
+        >
+          {props.confirmLabel}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/**
+ * Scale, upgrade, deletion protection and delete, each confirmed in a dialog; disabled with the
+ * reason when a permission or deletion protection forbids it.
+ */
+export function InstanceActions(props: {
+  instanceRef: InstanceRef;
+  instance: DatabaseInstance;
+  versions: string[];
+  permissions: { update: boolean; delete: boolean };
+  onChanged: (result?: PortalInstance) => void;
+  onDeleted: () => void;
+}) {
+  const api = useApi(databasesApiRef);
+  const { instance } = props;
+  const blockers = actionBlockers(instance, props.permissions);
+  const [open, setOpen] = useState<'scale' | 'upgrade' | 'delete' | 'protection'>();
+  const [replicas, setReplicas] = useState(String(instance.spec.replicas ?? 1));
+  const [version, setVersion] = useState(instance.spec.version ?? '');
+  const [confirmName, setConfirmName] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const name = instance.metadata.name ?? '';
+  const protectedNow = !!instance.spec.deletionProtection;
+
+  const openDialog = (which: typeof open) => {
+    setError(undefined);
+    setReplicas(String(instance.spec.replicas ?? 1));
+    setVersion(instance.spec.version ?? '');
+    setConfirmName('');
+    setOpen(which);
+  };
+
+  const run = async (action: () => Promise<PortalInstance | void>, deleted = false) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const result = await action();
+      setOpen(undefined);
+      if (deleted) props.onDeleted();
+      else props.onChanged(result || undefined);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const rv = instance.metadata.resourceVersion;
+  const replicasValid = /^[0-9]+$/.test(replicas) && Number(replicas) >= 1 && Number(replicas) <= 9;
+
+  return (
+    <Box display="flex" flexWrap="wrap" style={{ gap: 8 }}>
+      <ActionButton label="Scale" blocker={blockers.scale} onClick={() => openDialog('scale')} />
+      <ActionButton label="Upgrade" blocker={blockers.upgrade} onClick={() => openDialog('upgrade')} />
+      <ActionButton
+        label={protectedNow ? 'Unprotect' : 'Protect'}
+        blocker={blockers.protection}
+        onClick={() => openDialog('protection')}
+      />
+      <ActionButton label="Delete" color="secondary" blocker={blockers.delete} onClick={() => openDialog('delete')} />
+
+      <ConfirmDialog
+        open={open === 'scale'}
+        title={`Scale ${name}`}
+        confirmLabel="Scale"
+        confirmDisabled={!replicasValid}
+        busy={busy}
+        error={error}
+        doing={`scale ${name}`}
+        onClose={() => setOpen(undefined)}
+        onConfirm={() => run(() => api.updateInstance(props.instanceRef, { replicas: Number(replicas), resourceVersion: rv }))}
+      >
+        <DialogContentText>
+          Now {instance.status?.replicas?.ready ?? 0} of {instance.spec.replicas ?? '?'} replicas are ready. The operator
+          adds or removes members one at a time; the phase shows Updating until it is done.
+        </DialogContentText>
+        <TextField
+          label="Replicas"
+          id="scale-replicas"
+          value={replicas}
+          onChange={e => setReplicas(e.target.value)}
+          error={!replicasValid}
+          helperText={replicasValid ? ' ' : 'A whole number from 1 to 9.'}
+          variant="outlined"
+          margin="dense"
+        />
+      </ConfirmDialog>
+
+      <ConfirmDialog
+        open={open === 'upgrade'}
+        title={`Upgrade ${name}`}
+        confirmLabel="Upgrade"
+        confirmDisabled={!version || version === instance.spec.version}
+        busy={busy}
+        error={error}
+        doing={`upgrade ${name}`}
+        onClose={() => setOpen(undefined)}
+        onConfirm={() => run(() => api.updateInstance(props.instanceRef, { version, resourceVersion: rv }))}
+      >
+        <DialogContentText>
+          Running {instance.status?.version ?? instance.spec.version ?? 'an unknown version'}. The operator rolls the new
+          version out member by member.
+        </DialogContentText>
+        <TextField
+          select
+          label="Version"
+          id="upgrade-version"
+          value={version}
+          onChange={e => setVersion(e.target.value)}
+          variant="outlined"
+          margin="dense"
+          fullWidth
+        >
+          {props.versions.map(v => (
+            <MenuItem key={v} value={v}>
+              {v}
+            </MenuItem>
+          ))}
+        </TextField>
+      </ConfirmDialog>
+
+      <ConfirmDialog
+        open={open === 'protection'}
+        title={protectedNow ? `Turn off deletion protection for ${name}` : `Protect ${name} from deletion`}
+        confirmLabel={protectedNow ? 'Turn off' : 'Protect'}
+        busy={busy}
+        error={error}
+        doing={`change the deletion protection of ${name}`}
+        onClose={() => setOpen(undefined)}
+        onConfirm={() =>
+          run(() => api.updateInstance(props.instanceRef, { deletionProtection: !protectedNow, resourceVersion: rv }))
+        }
+      >
+        <DialogContentText>
+          {protectedNow
+            ? 'Without protection, anyone allowed to delete it can do so.'
+            : 'While protected, nobody can delete it, through the portal or kubectl.'}
+        </DialogContentText>
+      </ConfirmDialog>
+
+      <ConfirmDialog
+        open={open === 'delete'}
+        title={`Delete ${name}?`}
+        confirmLabel="Delete"
+        danger
+        confirmDisabled={confirmName !== name}
+        busy={busy}
+        error={error}
+        doing={`delete ${name}`}
+        onClose={() => setOpen(undefined)}
+        onConfirm={() => run(() => api.deleteInstance(props.instanceRef), true)}
+      >
+        <DialogContentText>
+          This deletes the database and, depending on the operator, its data. Type <strong>{name}</strong> to confirm.
+        </DialogContentText>
+        <TextField
+          label="Name"
+          id="delete-confirm"
+          value={confirmName}
+          onChange={e => setConfirmName(e.target.value)}
+          variant="outlined"
+          margin="dense"
+          fullWidth
+        />
+      </ConfirmDialog>
+    </Box>
+  );
+}

@@ -1,0 +1,135 @@
+import { describe, expect, it } from '@jest/globals';
+import { mockApis, renderInTestApp } from '@backstage/frontend-test-utils';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { databasesApiRef } from '../../api/types';
+import { FakeDatabasesApi, makeInstance } from '../../testUtils/FakeDatabasesApi';
+import { InstancePage } from './InstancePage';
+
+const ref = { cluster: 'dev', namespace: 'team-a', name: 'orders-db' };
+
+async function render(api: FakeDatabasesApi, allow: boolean, instanceRef = ref) {
+  await renderInTestApp(<InstancePage instanceRef={instanceRef} />, {
+    apis: [
+      [databasesApiRef, api],
+      mockApis.permission({ authorize: (allow ? 'ALLOW' : 'DENY') as any }),
+    ],
+  });
+  await screen.findByTestId('phase-banner');
+}
+
+describe('InstancePage', () => {
+  it("shows the phase, reason and the operator's message, endpoints and the raw status", async () => {
+    const api = new FakeDatabasesApi();
+    api.getInstance.mockResolvedValue(
+      makeInstance({ name: 'orders-db', phase: 'Degraded', reason: 'ReplicasNotReady', message: 'Galera cluster has 2/3 nodes synced', ready: 2 }),
+    );
+    await render(api, true);
+    const banner = screen.getByTestId('phase-banner');
+    expect(banner).toHaveTextContent('Degraded — ReplicasNotReady');
+    expect(banner).toHaveTextContent('Galera cluster has 2/3 nodes synced');
+    expect(screen.getByText('orders-db-primary.team-a.svc')).toBeInTheDocument();
+    expect(screen.getByText('2/3')).toBeInTheDocument();
+    expect(screen.getByText(/Raw operator status \(MariaDB\)/)).toBeInTheDocument();
+  });
+
+  it('builds the timeline from history and appends live transitions', async () => {
+    const api = new FakeDatabasesApi();
+    api.getInstance.mockResolvedValue(makeInstance({ name: 'orders-db', phase: 'Provisioning' }));
+    api.getHistory.mockResolvedValue({
+      transitions: [{ ...ref, to: 'Pending', reason: 'Accepted', at: '2026-11-29T10:00:00Z' }],
+      requests: [],
+    });
+    await render(api, true);
+    await waitFor(() => expect(screen.getAllByTestId('timeline-entry')).toHaveLength(1));
+    expect(screen.getByLabelText('Work in progress')).toBeInTheDocument();
+    const ready = makeInstance({ name: 'orders-db', phase: 'Ready' });
+    act(() =>
+      api.emit({
+        type: 'MODIFIED',
+        cluster: 'dev',
+        instance: ready.instance,
+        transition: { ...ref, from: 'Provisioning', to: 'Ready', reason: 'AllReplicasReady', at: '2026-11-29T10:01:00Z' },
+      }),
+    );
+    await waitFor(() => expect(screen.getAllByTestId('timeline-entry')).toHaveLength(2));
+    // newest first
+    expect(screen.getAllByTestId('timeline-entry')[0]).toHaveTextContent('AllReplicasReady');
+    expect(screen.getByTestId('phase-banner')).toHaveTextContent('Ready');
+    expect(screen.queryByLabelText('Work in progress')).not.toBeInTheDocument();
+  });
+
+  it('disables the actions and hides credentials when permission is denied, saying why', async () => {
+    const api = new FakeDatabasesApi();
+    api.getInstance.mockResolvedValue(makeInstance({ name: 'secret-db' }));
+    // its own resource ref: usePermission caches decisions per ref across renders
+    await render(api, false, { ...ref, name: 'secret-db' });
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Scale' })).toBeDisabled());
+    for (const label of ['Scale', 'Upgrade', 'Delete']) {
+      expect(screen.getByRole('button', { name: label })).toBeDisabled();
+    }
+    expect(screen.getByTestId('blocked-delete')).toHaveAttribute('aria-label', 'You do not have permission to delete this database.');
+    expect(screen.getByText(/You may not see the credentials/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Reveal connection details/ })).not.toBeInTheDocument();
+  });
+
+  it('blocks delete while deletion protection is on', async () => {
+    const api = new FakeDatabasesApi();
+    api.getInstance.mockResolvedValue(makeInstance({ name: 'orders-db', deletionProtection: true }));
+    await render(api, true);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Scale' })).toBeEnabled());
+    expect(screen.getByRole('button', { name: 'Delete' })).toBeDisabled();
+    expect(screen.getByTestId('blocked-delete')).toHaveAttribute('aria-label', 'Deletion protection is on. Turn it off first.');
+  });
+
+  it('scales after confirmation', async () => {
+    const api = new FakeDatabasesApi();
+    const current = makeInstance({ name: 'orders-db', replicas: 3 });
+    api.getInstance.mockResolvedValue(current);
+    api.updateInstance.mockResolvedValue(makeInstance({ name: 'orders-db', phase: 'Updating', replicas: 5, ready: 3 }));
+    await render(api, true);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Scale' })).toBeEnabled());
+    fireEvent.click(screen.getByRole('button', { name: 'Scale' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Replicas' }), { target: { value: '5' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Scale' }));
+    await waitFor(() => expect(api.updateInstance).toHaveBeenCalledWith(ref, { replicas: 5, resourceVersion: '1' }));
+    await waitFor(() => expect(screen.getByTestId('phase-banner')).toHaveTextContent('Updating'));
+  });
+
+  it('deletes only after the name is typed', async () => {
+    const api = new FakeDatabasesApi();
+    api.getInstance.mockResolvedValue(makeInstance({ name: 'orders-db' }));
+    await render(api, true);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Delete' })).toBeEnabled());
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog');
+    const confirm = within(dialog).getByRole('button', { name: 'Delete' });
+    expect(confirm).toBeDisabled();
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Name' }), { target: { value: 'orders-db' } });
+    fireEvent.click(confirm);
+    await waitFor(() => expect(api.deleteInstance).toHaveBeenCalledWith(ref));
+  });
+
+  it('reveals connection details on click, each copyable', async () => {
+    const api = new FakeDatabasesApi();
+    api.getInstance.mockResolvedValue(makeInstance({ name: 'orders-db' }));
+    api.getConnection.mockResolvedValue({
+      apiVersion: 'dbaas.platform.dev/v1alpha1',
+      kind: 'DatabaseInstanceConnection',
+      metadata: { name: 'orders-db', namespace: 'team-a' },
+      engine: 'mariadb',
+      host: 'orders-db-primary.team-a.svc',
+      port: 3306,
+      username: 'app',
+      password: 's3cr3t',
+      uri: 'mysql://app:s3cr3t@orders-db-primary.team-a.svc:3306/',
+      endpoints: [],
+    });
+    await render(api, true);
+    expect(screen.queryByText('s3cr3t')).not.toBeInTheDocument();
+    fireEvent.click(await screen.findByRole('button', { name: /Reveal connection details/ }));
+    expect(await screen.findByText('s3cr3t')).toBeInTheDocument();
+    expect(api.getConnection).toHaveBeenCalledWith(ref);
+    expect(screen.getByRole('button', { name: 'Copy Password' })).toBeInTheDocument();
+  });
+});

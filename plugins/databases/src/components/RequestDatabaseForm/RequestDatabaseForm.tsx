@@ -1,0 +1,402 @@
+import {
+  CodeSnippet,
+  Content,
+  ContentHeader,
+  InfoCard,
+  Progress,
+} from '@backstage/core-components';
+import { identityApiRef, useApi } from '@backstage/core-plugin-api';
+import { catalogApiRef } from '@backstage/plugin-catalog-react';
+import { parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
+import {
+  DatabaseEngine,
+  DatabasesCluster,
+  PortalInstance,
+} from '@internal/plugin-databases-common';
+import {
+  Box,
+  Button,
+  CircularProgress,
+  Grid,
+  MenuItem,
+  TextField,
+  Typography,
+} from '@material-ui/core';
+import { Alert } from '@material-ui/lab';
+import { ReactNode, useEffect, useMemo, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { DatabasesApiError } from '../../api/DatabasesApiError';
+import { databasesApiRef } from '../../api/types';
+import { useBasePath } from '../../hooks/useBasePath';
+import { instancePath } from '../../lib/databasesPath';
+import {
+  engineDefaults,
+  RequestFormErrors,
+  RequestFormField,
+  RequestFormValues,
+  serverErrorsToFields,
+  SIZES,
+  SizeName,
+  toCreateRequest,
+  validateRequest,
+} from '../../lib/requestForm';
+import { ErrorExplanation } from '../ErrorExplanation';
+
+const EMPTY: RequestFormValues = {
+  cluster: '',
+  engine: '',
+  name: '',
+  namespace: '',
+  owner: '',
+  topology: '',
+  version: '',
+  replicas: '1',
+  size: 'small',
+  storage: SIZES.small.storage,
+  cpu: SIZES.small.cpu,
+  memory: SIZES.small.memory,
+};
+
+/** The user's groups; when they have none, every group in the catalog (the backend's policy decides). */
+function useOwnerOptions(): { owners: string[]; fromMembership: boolean; loading: boolean } {
+  const identityApi = useApi(identityApiRef);
+  const catalogApi = useApi(catalogApiRef);
+  const [state, setState] = useState({ owners: [] as string[], fromMembership: true, loading: true });
+  useEffect(() => {
+    let cancelled = false;
+    (async () => {
+      const identity = await identityApi.getBackstageIdentity();
+      let owners = identity.ownershipEntityRefs.filter(ref => ref.startsWith('group:'));
+      let fromMembership = true;
+      if (owners.length === 0) {
+        fromMembership = false;
+        const { items } = await catalogApi.getEntities({
+          filter: { kind: 'Group' },
+          fields: ['kind', 'metadata.name', 'metadata.namespace'],
+        });
+        owners = items.map(e => stringifyEntityRef(e));
+      }
+      if (!cancelled) setState({ owners: owners.sort(), fromMembership, loading: false });
+    })().catch(() => {
+      if (!cancelled) setState({ owners: [], fromMembership: false, loading: false });
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [identityApi, catalogApi]);
+  return state;
+}
+
+function Field(props: {
+  field: RequestFormField;
+  label: string;
+  values: RequestFormValues;
+  errors: RequestFormErrors;
+  show: boolean;
+  onChange: (field: RequestFormField, value: string) => void;
+  helperText?: string;
+  select?: boolean;
+  disabled?: boolean;
+  children?: ReactNode;
+}) {
+  const error = props.show ? props.errors[props.field] : undefined;
+  return (
+    <TextField
+      id={`request-${props.field}`}
+      name={props.field}
+      label={props.label}
+      value={props.values[props.field]}
+      onChange={e => props.onChange(props.field, e.target.value)}
+      error={!!error}
+      helperText={error ?? props.helperText ?? ' '}
+      select={props.select}
+      disabled={props.disabled}
+      fullWidth
+      variant="outlined"
+      margin="dense"
+      SelectProps={props.select ? { SelectDisplayProps: { 'aria-label': props.label } as any } : undefined}
+    >
+      {props.children}
+    </TextField>
+  );
+}
+
+/**
+ * Request a database: the choices come from the cluster's DatabaseEngines; the form validates
+ * as the user types, previews the result with a server dry run, then creates it.
+ *
+ * @public
+ */
+export function RequestDatabaseForm() {
+  const api = useApi(databasesApiRef);
+  const basePath = useBasePath();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const entityRef = new URLSearchParams(location.search).get('entity') ?? undefined;
+
+  const [values, setValues] = useState<RequestFormValues>({ ...EMPTY, entityRef });
+  const [touched, setTouched] = useState<Set<string>>(new Set());
+  const [submitted, setSubmitted] = useState(false);
+  const [clusters, setClusters] = useState<DatabasesCluster[]>();
+  const [engines, setEngines] = useState<DatabaseEngine[]>();
+  const [loadError, setLoadError] = useState<unknown>();
+  const [serverErrors, setServerErrors] = useState<RequestFormErrors>({});
+  const [requestError, setRequestError] = useState<unknown>();
+  const [preview, setPreview] = useState<{ key: string; result: PortalInstance }>();
+  const [busy, setBusy] = useState<'preview' | 'create'>();
+  const { owners, fromMembership, loading: ownersLoading } = useOwnerOptions();
+
+  useEffect(() => {
+    api.listClusters().then(list => {
+      setClusters(list);
+      setValues(v => (v.cluster || list.length === 0 ? v : { ...v, cluster: list[0].name }));
+    }, setLoadError);
+  }, [api]);
+
+  useEffect(() => {
+    if (!values.cluster) return;
+    setEngines(undefined);
+    api.listEngines(values.cluster).then(r => setEngines(r.items), setLoadError);
+  }, [api, values.cluster]);
+
+  useEffect(() => {
+    if (owners.length > 0) {
+      // Default the namespace to the team's name: the usual convention, and editable.
+      setValues(v => (v.owner ? v : { ...v, owner: owners[0], namespace: v.namespace || parseEntityRef(owners[0]).name }));
+    }
+  }, [owners]);
+
+  const engine = engines?.find(e => e.spec.engine === values.engine);
+  const errors = useMemo(() => validateRequest(values, engine), [values, engine]);
+  const valid = Object.keys(errors).length === 0;
+  const key = JSON.stringify(values);
+  const shownErrors: RequestFormErrors = { ...errors, ...serverErrors };
+
+  const onChange = (field: RequestFormField, value: string) => {
+    setTouched(t => new Set(t).add(field));
+    setServerErrors(({ [field]: _dropped, ...rest }) => rest);
+    setRequestError(undefined);
+    setValues(v => {
+      const next = { ...v, [field]: value };
+      if (field === 'engine') {
+        const picked = engines?.find(e => e.spec.engine === value);
+        if (picked) Object.assign(next, engineDefaults(picked));
+      }
+      if (field === 'size' && value !== 'custom') {
+        const { storage, cpu, memory } = SIZES[value as Exclude<SizeName, 'custom'>];
+        Object.assign(next, { storage, cpu, memory });
+      }
+      if (field === 'topology') {
+        const quorum = ['galera', 'innodbcluster', 'sentinel'].includes(value);
+        if (quorum && Number(next.replicas) < 3) next.replicas = '3';
+        if (value === 'standalone') next.replicas = '1';
+      }
+      if (field === 'owner' && !touched.has('namespace')) next.namespace = parseEntityRef(value).name;
+      return next;
+    });
+  };
+
+  const send = async (dryRun: boolean) => {
+    setSubmitted(true);
+    if (!valid) return;
+    setBusy(dryRun ? 'preview' : 'create');
+    setRequestError(undefined);
+    try {
+      const result = await api.createInstance(values.cluster, values.namespace, toCreateRequest(values, dryRun));
+      setServerErrors({});
+      if (dryRun) setPreview({ key, result });
+      else navigate(instancePath(basePath, { cluster: values.cluster, namespace: values.namespace, name: values.name }));
+    } catch (e) {
+      setRequestError(e);
+      setServerErrors(e instanceof DatabasesApiError ? serverErrorsToFields(e.causes) : {});
+      if (dryRun) setPreview(undefined);
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
+  const show = (field: string) => submitted || touched.has(field) || field in serverErrors;
+  const fieldProps = { values, errors: shownErrors, onChange };
+
+  if (loadError) {
+    return (
+      <Content>
+        <ErrorExplanation error={loadError} doing="load the clusters and their engines" />
+      </Content>
+    );
+  }
+
+  return (
+    <Content>
+      <ContentHeader title="Request a database" />
+      {entityRef && (
+        <Box mb={2}>
+          <Alert severity="info">
+            For <strong>{entityRef}</strong>: the database will show on its catalog page.
+          </Alert>
+        </Box>
+      )}
+      <Grid container spacing={3}>
+        <Grid item xs={12} md={7}>
+          <InfoCard title="What do you need?">
+            {(!clusters || ownersLoading) && <Progress />}
+            <form
+              noValidate
+              onSubmit={e => {
+                e.preventDefault();
+                send(preview?.key !== key);
+              }}
+            >
+              <Grid container spacing={2}>
+                <Grid item xs={12} sm={6}>
+                  <Field field="cluster" label="Cluster" select show={show('cluster')} {...fieldProps}>
+                    {(clusters ?? []).map(c => (
+                      <MenuItem key={c.name} value={c.name}>
+                        {c.title ?? c.name}
+                      </MenuItem>
+                    ))}
+                  </Field>
+                </Grid>
+                <Grid item xs={12} sm={6}>
+                  <Field
+                    field="engine"
+                    label="Engine"
+                    select
+                    show={show('engine')}
+                    helperText={engine ? `${engine.spec.operator}, capability level ${engine.spec.capabilityLevel}` : undefined}
+                    disabled={!engines}
+                    {...fieldProps}
+                  >
+                    {(engines ?? []).map(e => (
+                      <MenuItem key={e.spec.engine} value={e.spec.engine} disabled={!e.status?.installed}>
+                        {e.spec.engine}
+                        {e.status?.installed ? '' : ' (operator not installed)'}
+                      </MenuItem>
+                    ))}
+                  </Field>
+                </Grid>
+                <Grid item xs={12} sm={6}>
+                  <Field field="topology" label="Topology" select show={show('topology')} disabled={!engine} {...fieldProps}>
+                    {(engine?.spec.topologies ?? []).map(t => (
+                      <MenuItem key={t} value={t}>
+                        {t}
+                      </MenuItem>
+                    ))}
+                  </Field>
+                </Grid>
+                <Grid item xs={12} sm={6}>
+                  <Field field="version" label="Version" select show={show('version')} disabled={!engine} {...fieldProps}>
+                    {(engine?.spec.versions ?? []).map(v => (
+                      <MenuItem key={v} value={v}>
+                        {v}
+                      </MenuItem>
+                    ))}
+                  </Field>
+                </Grid>
+                <Grid item xs={12} sm={6}>
+                  <Field field="name" label="Name" show={show('name')} helperText="Lower-case, e.g. orders-db" {...fieldProps} />
+                </Grid>
+                <Grid item xs={12} sm={6}>
+                  <Field field="replicas" label="Replicas" show={show('replicas')} {...fieldProps} />
+                </Grid>
+                <Grid item xs={12} sm={6}>
+                  <Field
+                    field="owner"
+                    label="Owner (team)"
+                    select
+                    show={show('owner')}
+                    helperText={fromMembership ? 'Your teams' : 'You belong to no team; the platform decides who may own it'}
+                    {...fieldProps}
+                  >
+                    {owners.map(o => (
+                      <MenuItem key={o} value={o}>
+                        {o}
+                      </MenuItem>
+                    ))}
+                  </Field>
+                </Grid>
+                <Grid item xs={12} sm={6}>
+                  <Field field="namespace" label="Namespace" show={show('namespace')} {...fieldProps} />
+                </Grid>
+                <Grid item xs={12} sm={6}>
+                  <Field field="size" label="Size" select show={show('size')} {...fieldProps}>
+                    {Object.entries(SIZES).map(([k, s]) => (
+                      <MenuItem key={k} value={k}>
+                        {s.label}
+                      </MenuItem>
+                    ))}
+                    <MenuItem value="custom">Custom</MenuItem>
+                  </Field>
+                </Grid>
+                <Grid item xs={12} sm={6}>
+                  <Field field="storage" label="Storage" show={show('storage')} disabled={values.size !== 'custom'} {...fieldProps} />
+                </Grid>
+                <Grid item xs={12} sm={6}>
+                  <Field field="cpu" label="CPU request" show={show('cpu')} disabled={values.size !== 'custom'} {...fieldProps} />
+                </Grid>
+                <Grid item xs={12} sm={6}>
+                  <Field field="memory" label="Memory request" show={show('memory')} disabled={values.size !== 'custom'} {...fieldProps} />
+                </Grid>
+              </Grid>
+              {requestError !== undefined && (
+                <Box mt={2}>
+                  <ErrorExplanation error={requestError} doing={preview?.key === key ? 'create the database' : 'check the request'} />
+                </Box>
+              )}
+              {serverErrors.general && (
+                <Box mt={2}>
+                  <Alert severity="error">{serverErrors.general}</Alert>
+                </Box>
+              )}
+              <Box mt={2} display="flex" style={{ gap: 8 }} alignItems="center">
+                <Button type="button" variant="outlined" color="primary" disabled={!!busy} onClick={() => send(true)}>
+                  Preview
+                </Button>
+                <Button
+                  type="button"
+                  variant="contained"
+                  color="primary"
+                  disabled={!!busy || !valid || preview?.key !== key}
+                  onClick={() => send(false)}
+                >
+                  Create
+                </Button>
+                {busy && <CircularProgress size={20} />}
+                {!busy && preview?.key !== key && (
+                  <Typography variant="body2" color="textSecondary">
+                    Preview first: the cluster checks the request without creating anything.
+                  </Typography>
+                )}
+              </Box>
+            </form>
+          </InfoCard>
+        </Grid>
+        <Grid item xs={12} md={5}>
+          <InfoCard title="What will be created">
+            {preview && preview.key === key ? (
+              <div data-testid="dry-run-preview">
+                <Typography variant="body2" paragraph>
+                  The cluster accepted this request (dry run). Creating it will make a{' '}
+                  <strong>{preview.result.instance.spec.engine}</strong>{' '}
+                  {preview.result.instance.spec.topology} database{' '}
+                  <strong>{preview.result.instance.metadata.name}</strong> in namespace{' '}
+                  <strong>{preview.result.instance.metadata.namespace}</strong> of cluster{' '}
+                  <strong>{preview.result.cluster}</strong>
+                  {preview.result.instance.status?.source
+                    ? `, as a ${preview.result.instance.status.source.kind} of the ${preview.result.instance.status.source.operator}`
+                    : ''}
+                  .
+                </Typography>
+                <CodeSnippet text={JSON.stringify(preview.result.instance, null, 2)} language="json" showCopyCodeButton />
+              </div>
+            ) : (
+              <Typography variant="body2" color="textSecondary">
+                Press Preview to see the object the cluster would create, with its defaults filled in.
+              </Typography>
+            )}
+          </InfoCard>
+        </Grid>
+      </Grid>
+    </Content>
+  );
+}

@@ -1,0 +1,1 @@
+export { RequestDatabaseForm } from './RequestDatabaseForm';

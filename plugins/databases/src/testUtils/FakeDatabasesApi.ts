@@ -1,0 +1,130 @@
+import { jest } from '@jest/globals';
+import type {
+  DatabaseEngine,
+  DatabaseInstance,
+  DatabasePhase,
+  InstanceEvent,
+  ListInstancesResponse,
+  PortalInstance,
+} from '@internal/plugin-databases-common';
+import type { DatabasesApi, DatabasesEventHandlers } from '../api/types';
+
+/** An instance as the backend would send it; only what a test cares about is given. */
+export function makeInstance(options: {
+  name: string;
+  namespace?: string;
+  cluster?: string;
+  phase?: DatabasePhase;
+  engine?: DatabaseInstance['spec']['engine'];
+  version?: string;
+  replicas?: number;
+  ready?: number;
+  deletionProtection?: boolean;
+  owner?: string;
+  component?: string;
+  reason?: string;
+  message?: string;
+}): PortalInstance {
+  return {
+    cluster: options.cluster ?? 'dev',
+    instance: {
+      apiVersion: 'dbaas.platform.dev/v1alpha1',
+      kind: 'DatabaseInstance',
+      metadata: {
+        name: options.name,
+        namespace: options.namespace ?? 'team-a',
+        resourceVersion: '1',
+        creationTimestamp: new Date(Date.now() - 60_000).toISOString(),
+        annotations: options.owner ? { 'dbaas.platform.dev/owner': options.owner } : {},
+        labels: options.component ? { 'backstage.io/kubernetes-id': options.component } : {},
+      },
+      spec: {
+        engine: options.engine ?? 'mariadb',
+        version: options.version ?? '11.4',
+        topology: 'galera',
+        replicas: options.replicas ?? 3,
+        deletionProtection: options.deletionProtection,
+      },
+      status: {
+        phase: options.phase ?? 'Ready',
+        reason: options.reason,
+        message: options.message,
+        source: { apiVersion: 'k8s.mariadb.com/v1alpha1', kind: 'MariaDB', name: options.name, operator: 'mariadb-operator' },
+        replicas: { desired: options.replicas ?? 3, ready: options.ready ?? options.replicas ?? 3 },
+        version: options.version ?? '11.4',
+        endpoints: [{ name: 'primary', host: `${options.name}-primary.team-a.svc`, port: 3306 }],
+        operatorStatus: { conditions: [{ type: 'Ready', status: 'True', message: 'Running' }] },
+      },
+    },
+  };
+}
+
+export function makeEngine(engine: DatabaseEngine['spec']['engine'], installed = true): DatabaseEngine {
+  return {
+    apiVersion: 'dbaas.platform.dev/v1alpha1',
+    kind: 'DatabaseEngine',
+    metadata: { name: engine },
+    spec: {
+      engine,
+      operator: `${engine}-operator`,
+      capabilityLevel: 3,
+      kinds: [],
+      topologies: engine === 'mariadb' ? ['standalone', 'replication', 'galera'] : ['standalone'],
+      versions: engine === 'mariadb' ? ['11.4', '10.11'] : ['7.2'],
+    },
+    status: { installed, instances: 0, phases: {} },
+  };
+}
+
+export function listOf(items: PortalInstance[]): ListInstancesResponse {
+  const byPhase: Record<string, number> = {};
+  const byEngine: Record<string, number> = {};
+  for (const { instance } of items) {
+    const phase = instance.status?.phase ?? 'Unknown';
+    byPhase[phase] = (byPhase[phase] ?? 0) + 1;
+    byEngine[instance.spec.engine] = (byEngine[instance.spec.engine] ?? 0) + 1;
+  }
+  return { items, totalItems: items.length, counts: { byPhase, byEngine }, errors: [] };
+}
+
+/** A DatabasesApi whose methods are jest mocks and whose event stream the test drives. */
+export class FakeDatabasesApi implements DatabasesApi {
+  private handlers = new Set<DatabasesEventHandlers>();
+
+  listClusters = jest.fn(async () => [{ name: 'dev', title: 'Development' }]);
+  listInstances = jest.fn(async (_q?: unknown) => listOf([]));
+  getInstance = jest.fn(async (_ref: unknown): Promise<PortalInstance> => {
+    throw new Error('not set');
+  });
+  listEngines = jest.fn(async (cluster: string) => ({
+    cluster,
+    items: [makeEngine('mariadb'), makeEngine('redis', false)],
+  }));
+  createInstance = jest.fn(async (cluster: string, namespace: string, request: any): Promise<PortalInstance> => ({
+    cluster,
+    instance: makeInstance({ name: request.name, namespace, phase: 'Pending' }).instance,
+  }));
+  updateInstance = jest.fn(async (_ref: unknown, _req: unknown): Promise<PortalInstance> => {
+    throw new Error('not set');
+  });
+  deleteInstance = jest.fn(async (_ref: unknown) => undefined);
+  getConnection = jest.fn(async (_ref: unknown): Promise<any> => {
+    throw new Error('not set');
+  });
+  getHistory = jest.fn(async (_ref: unknown) => ({ transitions: [], requests: [] }) as any);
+  listEntityInstances = jest.fn(async (_entityRef: string) => listOf([]));
+
+  subscribe(handlers: DatabasesEventHandlers): () => void {
+    this.handlers.add(handlers);
+    return () => this.handlers.delete(handlers);
+  }
+
+  /** Delivers an event to every subscriber, as the backend's stream would. */
+  emit(event: InstanceEvent) {
+    for (const h of this.handlers) h.onInstance?.(event);
+  }
+
+  get subscribers(): number {
+    return this.handlers.size;
+  }
+}

@@ -1,0 +1,707 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { parseAllDocuments } from 'yaml';
+import { DATABASE_PHASES } from '@internal/plugin-databases-common';
+import { parseTable } from '../support/kubectl';
+import { chooseTarget } from './chooseTarget';
+import { ENGINE_CASES, type EngineCase } from './engineCases';
+import type { Kubectl } from './Kubectl';
+import { openCluster, type ConformanceCluster } from './openCluster';
+import {
+  cleanUpCluster,
+  eventually,
+  prepareCluster,
+  type PreparedCluster,
+} from './prepareCluster';
+import { readManifest, sampleIn } from './upstream';
+
+/*
+ * The conformance suite: what a user of a real cluster sees through kube-apiserver, checked with
+ * kubectl only. The normal test run points it at the emulator; `yarn test:cluster` at $KUBECONFIG
+ * (docs/conformance.md). It needs no operator running: it writes the operators' statuses itself.
+ */
+
+const GROUP = 'dbaas.platform.dev';
+const VERSION = 'v1alpha1';
+const ENGINE_LABEL = 'conformance.dbaas.platform.dev/engine';
+/** One kubectl call against a remote cluster can take a few seconds; a test makes a handful. */
+const STEP = 60_000;
+
+const choice = chooseTarget(process.env);
+
+if (choice.kind === 'skip') {
+  describe('DatabaseInstance conformance against $KUBECONFIG', () => {
+    // eslint-disable-next-line jest/no-disabled-tests, jest/expect-expect
+    it.skip(`is skipped: ${choice.reason}`, () => {});
+  });
+} else {
+  describe(`DatabaseInstance conformance (${choice.kind})`, () => {
+    let cluster: ConformanceCluster;
+    let prepared: PreparedCluster;
+    let kubectl: Kubectl;
+    let ns = '';
+    const samples = new Map<string, Record<string, any>>();
+
+    beforeAll(async () => {
+      cluster = await openCluster(choice);
+      kubectl = cluster.kubectl;
+      prepared = await prepareCluster(
+        kubectl,
+        ENGINE_CASES.map(c => c.operatorDir),
+        ENGINE_CASES.map(c => c.engine),
+      );
+      ns = prepared.namespace;
+      for (const c of ENGINE_CASES)
+        samples.set(
+          c.engine,
+          sampleIn(readManifest(c.sampleFile), ns, {
+            [ENGINE_LABEL]: c.engine,
+          }),
+        );
+    }, 180_000);
+
+    afterAll(async () => {
+      if (prepared) await cleanUpCluster(kubectl, prepared);
+      await cluster?.close();
+    }, 300_000);
+
+    const nameOf = (c: EngineCase): string =>
+      samples.get(c.engine)!.metadata.name;
+    const patchStatus = (c: EngineCase, status: Record<string, unknown>) =>
+      kubectl.ok([
+        'patch',
+        c.resource,
+        nameOf(c),
+        '-n',
+        ns,
+        '--subresource=status',
+        '--type=merge',
+        '-p',
+        JSON.stringify({ status }),
+      ]);
+    const waitForPhase = (name: string, phase: string) =>
+      kubectl.run([
+        'wait',
+        '-n',
+        ns,
+        `databaseinstance/${name}`,
+        `--for=jsonpath={.status.phase}=${phase}`,
+        '--timeout=30s',
+      ]);
+
+    describe('registration and discovery', () => {
+      it(
+        `APIService ${VERSION}.${GROUP} is Available`,
+        async () => {
+          const apiService = await kubectl.json([
+            'get',
+            'apiservice',
+            `${VERSION}.${GROUP}`,
+          ]);
+          expect(apiService.spec).toMatchObject({
+            group: GROUP,
+            version: VERSION,
+          });
+          const available = apiService.status.conditions.find(
+            (c: any) => c.type === 'Available',
+          );
+          expect(available).toMatchObject({ status: 'True' });
+        },
+        STEP,
+      );
+
+      it(
+        'api-resources lists databaseinstances (dbi, namespaced) and databaseengines (cluster-scoped)',
+        async () => {
+          const rows = parseTable(
+            await kubectl.ok(['api-resources', `--api-group=${GROUP}`]),
+          );
+          expect(rows.map(r => r.NAME).sort()).toEqual([
+            'databaseengines',
+            'databaseinstances',
+          ]);
+          expect(rows.find(r => r.NAME === 'databaseinstances')).toMatchObject({
+            SHORTNAMES: 'dbi',
+            NAMESPACED: 'true',
+            KIND: 'DatabaseInstance',
+          });
+          expect(rows.find(r => r.NAME === 'databaseengines')).toMatchObject({
+            NAMESPACED: 'false',
+            KIND: 'DatabaseEngine',
+          });
+        },
+        STEP,
+      );
+
+      it(
+        'the APIResourceList advertises every verb, the status and connection subresources and the category',
+        async () => {
+          const list = JSON.parse(
+            await kubectl.ok(['get', '--raw', `/apis/${GROUP}/${VERSION}`]),
+          );
+          expect(list).toMatchObject({
+            kind: 'APIResourceList',
+            groupVersion: `${GROUP}/${VERSION}`,
+          });
+          const byName = new Map<string, any>(
+            list.resources.map((r: any) => [r.name, r]),
+          );
+          expect([...byName.get('databaseinstances').verbs].sort()).toEqual([
+            'create',
+            'delete',
+            'deletecollection',
+            'get',
+            'list',
+            'patch',
+            'update',
+            'watch',
+          ]);
+          expect(byName.get('databaseinstances')).toMatchObject({
+            namespaced: true,
+            kind: 'DatabaseInstance',
+            categories: expect.arrayContaining(['databases']),
+          });
+          expect(byName.get('databaseinstances/status')?.verbs).toContain(
+            'get',
+          );
+          expect(byName.get('databaseinstances/connection')?.verbs).toEqual([
+            'get',
+          ]);
+          expect(byName.get('databaseengines')).toMatchObject({
+            namespaced: false,
+            kind: 'DatabaseEngine',
+          });
+          // Engines describe the cluster's operators: readable by all, written by nobody.
+          expect(byName.get('databaseengines').verbs).toEqual(
+            expect.arrayContaining(['get', 'list']),
+          );
+          for (const write of ['create', 'update', 'patch', 'delete'])
+            expect(byName.get('databaseengines').verbs).not.toContain(write);
+        },
+        STEP,
+      );
+
+      it(
+        'kubectl explain documents the spec and every phase of the lifecycle (OpenAPI through the aggregator)',
+        async () => {
+          const spec = await kubectl.ok(['explain', 'databaseinstance.spec']);
+          expect(spec).toMatch(/KIND:\s+DatabaseInstance/);
+          expect(spec).toMatch(
+            new RegExp(
+              `(GROUP:\\s+${GROUP.replace(/\./g, '\\.')}|VERSION:\\s+${GROUP.replace(/\./g, '\\.')}/${VERSION})`,
+            ),
+          );
+          for (const field of [
+            'engine',
+            'version',
+            'topology',
+            'replicas',
+            'storage',
+          ])
+            expect(spec).toMatch(new RegExp(`\\b${field}\\s+<`));
+          const phase = await kubectl.ok([
+            'explain',
+            'databaseinstance.status.phase',
+          ]);
+          expect(phase).toMatch(/phase\s+<string>/);
+          for (const p of DATABASE_PHASES) expect(phase).toContain(p);
+        },
+        STEP,
+      );
+
+      it(
+        'databaseengines reports every operator installed, with its kinds served',
+        async () => {
+          const engines = await kubectl.json(['get', 'databaseengines']);
+          for (const c of ENGINE_CASES) {
+            const engine = engines.items.find(
+              (e: any) => e.metadata.name === c.engine,
+            );
+            expect(engine).toMatchObject({
+              kind: 'DatabaseEngine',
+              spec: { engine: c.engine },
+              status: { installed: true },
+            });
+            expect(engine.spec.kinds.map((k: any) => k.kind)).toContain(c.kind);
+          }
+        },
+        STEP,
+      );
+    });
+
+    describe.each(ENGINE_CASES)(
+      '$engine: a $kind created and driven with kubectl alone',
+      c => {
+        it(
+          `appears as a Pending DatabaseInstance while no operator has written a status`,
+          async () => {
+            await kubectl.ok(
+              ['create', '-f', '-'],
+              JSON.stringify(samples.get(c.engine)),
+            );
+            const source = await kubectl.json([
+              'get',
+              c.resource,
+              nameOf(c),
+              '-n',
+              ns,
+            ]);
+            const instance = await eventually(
+              async () => {
+                const r = await kubectl.run([
+                  'get',
+                  'dbi',
+                  nameOf(c),
+                  '-n',
+                  ns,
+                  '-o',
+                  'json',
+                ]);
+                return r.code === 0 ? JSON.parse(r.stdout) : undefined;
+              },
+              `databaseinstance ${nameOf(c)}`,
+            );
+            expect(instance).toMatchObject({
+              apiVersion: `${GROUP}/${VERSION}`,
+              kind: 'DatabaseInstance',
+              metadata: {
+                name: nameOf(c),
+                namespace: ns,
+                uid: source.metadata.uid,
+                labels: { [ENGINE_LABEL]: c.engine },
+              },
+              spec: { engine: c.engine },
+              status: {
+                phase: 'Pending',
+                source: {
+                  apiVersion: source.apiVersion,
+                  kind: c.kind,
+                  name: nameOf(c),
+                },
+              },
+            });
+            const row = parseTable(
+              await kubectl.ok(['get', 'dbi', nameOf(c), '-n', ns]),
+            )[0];
+            expect(row).toMatchObject({
+              NAME: nameOf(c),
+              ENGINE: c.engine,
+              PHASE: 'Pending',
+            });
+          },
+          STEP,
+        );
+
+        it(
+          `is Ready once its status is patched to the operator's ready shape, with that status kept verbatim`,
+          async () => {
+            await patchStatus(c, c.readyStatus(samples.get(c.engine)!));
+            const ready = await waitForPhase(nameOf(c), 'Ready');
+            expect(ready.stderr).toBe('');
+            expect(ready.code).toBe(0);
+            // What the cluster stored (after its own pruning), not what was sent, is what must come back.
+            const stored = (
+              await kubectl.json(['get', c.resource, nameOf(c), '-n', ns])
+            ).status;
+            const instance = parseAllDocuments(
+              await kubectl.ok([
+                'get',
+                'dbi',
+                nameOf(c),
+                '-n',
+                ns,
+                '-o',
+                'yaml',
+              ]),
+            )[0].toJS();
+            expect(instance.status.operatorStatus).toEqual(stored);
+            expect(instance.status.conditions).toEqual(
+              expect.arrayContaining([
+                expect.objectContaining({ type: 'Ready', status: 'True' }),
+              ]),
+            );
+          },
+          STEP,
+        );
+      },
+    );
+
+    describe('reading the projections', () => {
+      it(
+        'get dbi -o wide prints one row per engine, agreeing with the objects, and more columns than without',
+        async () => {
+          const narrow = (await kubectl.ok(['get', 'dbi', '-n', ns]))
+            .split('\n')[0]
+            .trim()
+            .split(/\s+/);
+          const wideOut = await kubectl.ok([
+            'get',
+            'dbi',
+            '-n',
+            ns,
+            '-o',
+            'wide',
+          ]);
+          const wide = wideOut.split('\n')[0].trim().split(/\s+/);
+          expect(wide.slice(0, narrow.length)).toEqual(narrow);
+          expect(wide.length).toBeGreaterThan(narrow.length);
+          expect(narrow).toEqual(
+            expect.arrayContaining(['NAME', 'ENGINE', 'PHASE', 'AGE']),
+          );
+          const rows = parseTable(wideOut);
+          const objects = (await kubectl.json(['get', 'dbi', '-n', ns])).items;
+          expect(rows.map(r => r.NAME).sort()).toEqual(
+            objects.map((o: any) => o.metadata.name).sort(),
+          );
+          expect(rows.map(r => r.NAME).sort()).toEqual(
+            ENGINE_CASES.map(nameOf).sort(),
+          );
+          for (const o of objects) {
+            expect(rows.find(r => r.NAME === o.metadata.name)).toMatchObject({
+              ENGINE: o.spec.engine,
+              PHASE: o.status.phase,
+            });
+          }
+        },
+        STEP,
+      );
+
+      it.each([
+        { selector: ['-l', `${ENGINE_LABEL}=redis`], engines: ['redis'] },
+        {
+          selector: ['-l', `${ENGINE_LABEL} in (mysql,rabbitmq)`],
+          engines: ['mysql', 'rabbitmq'],
+        },
+        {
+          selector: ['-l', `${ENGINE_LABEL}!=mariadb`],
+          engines: ['mysql', 'redis', 'elasticsearch', 'rabbitmq'],
+        },
+        {
+          selector: ['--field-selector', 'spec.engine=elasticsearch'],
+          engines: ['elasticsearch'],
+        },
+        {
+          selector: ['--field-selector', 'status.phase=Ready'],
+          engines: ['mariadb', 'mysql', 'redis', 'elasticsearch', 'rabbitmq'],
+        },
+        { selector: ['--field-selector', 'status.phase=Failed'], engines: [] },
+        {
+          selector: [
+            '--field-selector',
+            'metadata.name=hello-world,spec.engine=rabbitmq',
+          ],
+          engines: ['rabbitmq'],
+        },
+      ])(
+        'get dbi $selector lists $engines',
+        async ({ selector, engines }) => {
+          const list = await kubectl.json([
+            'get',
+            'dbi',
+            '-n',
+            ns,
+            ...selector,
+          ]);
+          expect(list.items.map((o: any) => o.spec.engine).sort()).toEqual(
+            [...engines].sort(),
+          );
+        },
+        STEP,
+      );
+
+      it(
+        'an unknown field selector is a 400 naming the supported fields',
+        async () => {
+          const r = await kubectl.run([
+            'get',
+            'dbi',
+            '-n',
+            ns,
+            '--field-selector',
+            'spec.size=1Gi',
+          ]);
+          expect(r.code).not.toBe(0);
+          expect(r.stderr).toMatch(
+            /BadRequest.*"spec\.size" is not a known field selector/,
+          );
+        },
+        STEP,
+      );
+
+      it(
+        'get dbi -w sees the phase follow the operator status, both ways',
+        async () => {
+          const mariadb = ENGINE_CASES.find(c => c.engine === 'mariadb')!;
+          const watch = kubectl.watch([
+            'get',
+            'dbi',
+            nameOf(mariadb),
+            '-n',
+            ns,
+            '-w',
+            '-o',
+            'jsonpath={.status.phase}{"\\n"}',
+          ]);
+          try {
+            await watch.waitForLine(l => l === 'Ready');
+            const failed = readManifest(
+              'mariadb-operator/status/mariadb-failed-error.argocd-fixture.yaml',
+            ).status;
+            await patchStatus(mariadb, failed);
+            await watch.waitForLine(l => l === 'Failed');
+            await patchStatus(
+              mariadb,
+              mariadb.readyStatus(samples.get('mariadb')!),
+            );
+            const lines = watch.lines.length;
+            await watch.waitForLine(
+              l => l === 'Ready' && watch.lines.lastIndexOf('Ready') >= lines,
+            );
+            expect(
+              watch.lines.filter((l, i) => i === 0 || l !== watch.lines[i - 1]),
+            ).toEqual(['Ready', 'Failed', 'Ready']);
+          } finally {
+            watch.stop();
+          }
+        },
+        STEP,
+      );
+
+      it(
+        "a user without RBAC gets kube-apiserver's Forbidden for list and get",
+        async () => {
+          const user = `system:serviceaccount:${ns}:nobody`;
+          const list = await kubectl.as(user).run(['get', 'dbi', '-n', ns]);
+          expect(list.code).not.toBe(0);
+          expect(list.stderr).toContain(
+            `Error from server (Forbidden): databaseinstances.${GROUP} is forbidden: User "${user}" cannot list resource "databaseinstances" in API group "${GROUP}" in the namespace "${ns}"`,
+          );
+          const get = await kubectl
+            .as(user)
+            .run(['get', 'dbi', 'hello-world', '-n', ns]);
+          expect(get.stderr).toContain(
+            `databaseinstances.${GROUP} "hello-world" is forbidden: User "${user}" cannot get resource "databaseinstances" in API group "${GROUP}" in the namespace "${ns}"`,
+          );
+        },
+        STEP,
+      );
+
+      it(
+        'a missing instance is 404 NotFound',
+        async () => {
+          const r = await kubectl.run(['get', 'dbi', 'no-such-db', '-n', ns]);
+          expect(r.code).not.toBe(0);
+          expect(r.stderr).toContain(
+            `Error from server (NotFound): databaseinstances.${GROUP} "no-such-db" not found`,
+          );
+        },
+        STEP,
+      );
+
+      it(
+        'a watch from a long-gone resourceVersion is 410 Expired',
+        async () => {
+          const r = await kubectl.run([
+            'get',
+            '--raw',
+            `/apis/${GROUP}/${VERSION}/namespaces/${ns}/databaseinstances?watch=1&resourceVersion=1&timeoutSeconds=5`,
+          ]);
+          // Either form is what kube-apiserver itself does: an ERROR event, or the HTTP status.
+          const firstLine = r.stdout.trim().split('\n')[0];
+          const event = firstLine ? JSON.parse(firstLine) : undefined;
+          const answer = event
+            ? `${event.type} ${event.object?.code} ${event.object?.reason}`
+            : r.stderr.trim();
+          expect(answer).toMatch(
+            /^ERROR 410 Expired$|^Error from server \(Expired\)/,
+          );
+        },
+        STEP,
+      );
+    });
+
+    describe('writes (operator objects only; no operator needs to run)', () => {
+      const manifest = (name: string, spec: Record<string, unknown>) =>
+        JSON.stringify({
+          apiVersion: `${GROUP}/${VERSION}`,
+          kind: 'DatabaseInstance',
+          metadata: { name, namespace: ns },
+          spec,
+        });
+
+      it.each(ENGINE_CASES)(
+        '$engine: create, patch and delete a DatabaseInstance through its operator object',
+        async c => {
+          const name = `conf-${c.engine}`;
+          const created = await kubectl.run(
+            ['create', '-f', '-'],
+            manifest(name, { engine: c.engine }),
+          );
+          expect(created.stderr).toBe('');
+          expect(created.stdout.trim()).toBe(
+            `databaseinstance.${GROUP}/${name} created`,
+          );
+
+          const instance = await kubectl.json(['get', 'dbi', name, '-n', ns]);
+          expect(instance.spec.engine).toBe(c.engine);
+          expect(instance.status.phase).toBe('Pending');
+          const source = instance.status.source;
+          expect(c.kinds).toContain(source.kind);
+          const group = source.apiVersion.split('/')[0];
+          const operatorObject = await kubectl.json([
+            'get',
+            `${source.kind.toLowerCase()}.${group}`,
+            name,
+            '-n',
+            ns,
+          ]);
+          expect(operatorObject.metadata.uid).toBe(instance.metadata.uid);
+
+          const protect = await kubectl.run([
+            'patch',
+            'dbi',
+            name,
+            '-n',
+            ns,
+            '--type=merge',
+            '-p',
+            '{"spec":{"deletionProtection":true}}',
+          ]);
+          expect(protect.stdout.trim()).toBe(
+            `databaseinstance.${GROUP}/${name} patched`,
+          );
+          expect(
+            (await kubectl.json(['get', 'dbi', name, '-n', ns])).spec
+              .deletionProtection,
+          ).toBe(true);
+          const refused = await kubectl.run([
+            'delete',
+            'dbi',
+            name,
+            '-n',
+            ns,
+            '--wait=false',
+          ]);
+          expect(refused.code).not.toBe(0);
+          expect(refused.stderr).toMatch(/deletion protection/);
+
+          await kubectl.ok([
+            'patch',
+            'dbi',
+            name,
+            '-n',
+            ns,
+            '--type=json',
+            '-p',
+            '[{"op":"replace","path":"/spec/deletionProtection","value":false}]',
+          ]);
+          const deleted = await kubectl.run([
+            'delete',
+            'dbi',
+            name,
+            '-n',
+            ns,
+            '--timeout=30s',
+          ]);
+          expect(deleted.stdout).toContain(
+            `databaseinstance.${GROUP} "${name}" deleted`,
+          );
+          const gone = await kubectl.run([
+            'get',
+            `${source.kind.toLowerCase()}.${group}`,
+            name,
+            '-n',
+            ns,
+          ]);
+          expect(gone.stderr).toMatch(/NotFound/);
+        },
+        STEP,
+      );
+
+      it(
+        'an invalid DatabaseInstance is 422 Invalid naming each bad field, and nothing is created',
+        async () => {
+          const r = await kubectl.run(
+            ['create', '-f', '-'],
+            manifest('conf-invalid', {
+              engine: 'mariadb',
+              replicas: -1,
+              storage: { size: 'lots' },
+            }),
+          );
+          expect(r.code).not.toBe(0);
+          expect(r.stderr).toMatch(
+            /The DatabaseInstance "conf-invalid" is invalid/,
+          );
+          expect(r.stderr).toMatch(/spec\.replicas/);
+          expect(r.stderr).toMatch(/spec\.storage\.size/);
+          const engine = await kubectl.run(
+            ['create', '-f', '-'],
+            manifest('conf-invalid', { engine: 'nosql' }),
+          );
+          expect(engine.stderr).toMatch(
+            /The DatabaseInstance "conf-invalid" is invalid: spec\.engine: Unsupported value: "nosql"/,
+          );
+          expect(
+            (await kubectl.run(['get', 'dbi', 'conf-invalid', '-n', ns]))
+              .stderr,
+          ).toMatch(/NotFound/);
+        },
+        STEP,
+      );
+
+      it(
+        'creating a name an operator object already holds is 409 AlreadyExists',
+        async () => {
+          const r = await kubectl.run(
+            ['create', '-f', '-'],
+            manifest('hello-world', { engine: 'mariadb' }),
+          );
+          expect(r.code).not.toBe(0);
+          expect(r.stderr).toContain(`Error from server (AlreadyExists)`);
+          expect(r.stderr).toContain('"hello-world" already exists');
+          expect(
+            (await kubectl.json(['get', 'dbi', 'hello-world', '-n', ns])).spec
+              .engine,
+          ).toBe('rabbitmq');
+        },
+        STEP,
+      );
+
+      it(
+        'an update carrying a stale resourceVersion is 409 Conflict',
+        async () => {
+          const name = 'conf-conflict';
+          await kubectl.ok(
+            ['create', '-f', '-'],
+            manifest(name, { engine: 'rabbitmq' }),
+          );
+          const stale = await kubectl.json(['get', 'dbi', name, '-n', ns]);
+          await kubectl.ok([
+            'patch',
+            'dbi',
+            name,
+            '-n',
+            ns,
+            '--type=merge',
+            '-p',
+            '{"spec":{"deletionProtection":true}}',
+          ]);
+          const r = await kubectl.run(
+            ['replace', '-f', '-'],
+            JSON.stringify({
+              ...stale,
+              spec: { ...stale.spec, deletionProtection: false },
+            }),
+          );
+          expect(r.code).not.toBe(0);
+          expect(r.stderr).toMatch(/Conflict|the object has been modified/);
+          expect(
+            (await kubectl.json(['get', 'dbi', name, '-n', ns])).spec
+              .deletionProtection,
+          ).toBe(true);
+        },
+        STEP,
+      );
+    });
+  });
+}

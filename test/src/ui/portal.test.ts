@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { launchBrowser } from './support/browser';
+import { repoRoot, startPortal, type Portal } from './support/startPortal';
+
+// One story, in order: each step needs the previous one (the database it created).
+const SCREENSHOTS = path.join(repoRoot, 'docs/screenshots');
+const COMPONENT = 'notifications';
+const NAME = `e2e-galera-${Date.now().toString(36)}`;
+
+let portal: Portal;
+let browser: { context: BrowserContext; close(): Promise<void> };
+let page: Page;
+let instanceUrl: string;
+
+async function shot(name: string) {
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: false });
+}
+
+/** Signs in through the guest card and waits for the app behind it. */
+async function signIn(baseUrl: string) {
+  await page.goto(baseUrl);
+  await page.getByRole('button', { name: /enter/i }).click();
+  await page.getByRole('link', { name: 'Databases' }).first().waitFor();
+}
+
+async function pick(label: RegExp, option: string | RegExp) {
+  await page.getByRole('button', { name: label }).click();
+  await page.getByRole('option', { name: option }).click();
+}
+
+beforeAll(async () => {
+  portal = await startPortal();
+  browser = await launchBrowser();
+  page = await browser.context.newPage();
+  page.setDefaultTimeout(30_000);
+}, 300_000);
+
+afterAll(async () => {
+  // the second describe replaces both; stopping twice is harmless
+  await browser?.close();
+  await portal?.stop();
+}, 60_000);
+
+describe('the portal in a browser', () => {
+  it('signs in as guest and lists the databases with counts', async () => {
+    await signIn(portal.baseUrl);
+    await page.getByRole('link', { name: 'Databases' }).first().click();
+    await page.getByTestId('total-count').waitFor();
+    await expect(page.getByTestId('total-count').textContent()).resolves.toMatch(/^[1-9]/);
+    await page.getByRole('table', { name: 'Databases' }).getByRole('row').nth(1).waitFor();
+    await shot('databases-page');
+  }, 120_000);
+
+  it('requests a MariaDB Galera for a component, previewed with a dry run', async () => {
+    await page.goto(`${portal.baseUrl}/databases/request?entity=component:default/${COMPONENT}`);
+    await pick(/^Engine/, 'mariadb');
+    await pick(/^Topology/, 'galera');
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill(NAME);
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByTestId('dry-run-preview').waitFor();
+    await shot('request-form');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForURL(new RegExp(`/databases/[^/]+/[^/]+/${NAME}$`));
+    instanceUrl = page.url();
+  }, 120_000);
+
+  it('watches it reach Ready live, with the lifecycle on the timeline', async () => {
+    // no reload: the phase must arrive through the event stream
+    await page.getByTestId('phase-banner').filter({ hasText: /^Ready/ }).waitFor({ timeout: 90_000 });
+    // at least two phase changes (e.g. Pending → Provisioning → Ready) on the timeline
+    await page.getByTestId('timeline-entry').nth(1).waitFor();
+    await shot('instance-page');
+  }, 120_000);
+
+  it("shows it on the component's catalog page", async () => {
+    await page.goto(`${portal.baseUrl}/catalog/default/component/${COMPONENT}`);
+    const row = page.getByRole('table', { name: 'Databases of this component' }).getByRole('row', { name: new RegExp(NAME) });
+    await row.getByText('Ready').waitFor({ timeout: 60_000 });
+    // the card sits below the catalog's own cards: bring it into the picture
+    await row.evaluate(el => el.closest('.MuiCard-root')?.scrollIntoView({ block: 'center' }));
+    await shot('entity-card');
+  }, 120_000);
+
+  it('scales it', async () => {
+    await page.goto(instanceUrl);
+    await page.getByRole('button', { name: 'Scale' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('textbox', { name: 'Replicas' }).fill('5');
+    await dialog.getByRole('button', { name: 'Scale' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByText(/\/5$/).first().waitFor({ timeout: 60_000 });
+  }, 120_000);
+
+  it('deletes it after confirmation', async () => {
+    await page.getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('textbox', { name: 'Name' }).fill(NAME);
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText(/Deleting|has been deleted/).first().waitFor({ timeout: 60_000 });
+  }, 120_000);
+
+});
+
+describe('the portal for a user who may read but not change', () => {
+  let readOnly: Portal;
+
+  beforeAll(async () => {
+    await browser?.close();
+    await portal?.stop();
+    // carol of the platform team: reads every database, changes none (see app-config.yaml)
+    readOnly = await startPortal({
+      guest: { userEntityRef: 'user:default/carol', ownershipEntityRefs: ['user:default/carol', 'group:default/platform'] },
+    });
+    browser = await launchBrowser();
+    page = await browser.context.newPage();
+    page.setDefaultTimeout(30_000);
+  }, 300_000);
+
+  afterAll(async () => {
+    await readOnly?.stop();
+  }, 60_000);
+
+  it('does not offer the actions or the credentials', async () => {
+    await signIn(readOnly.baseUrl);
+    await page.goto(`${readOnly.baseUrl}/databases/local/team-a/orders-db`);
+    await page.getByTestId('phase-banner').waitFor();
+    await page.getByText(/You may not see the credentials/).waitFor();
+    for (const label of ['Scale', 'Upgrade', 'Delete']) {
+      await expect(page.getByRole('button', { name: label }).isDisabled()).resolves.toBe(true);
+    }
+    await expect(page.getByRole('button', { name: /Reveal connection details/ }).count()).resolves.toBe(0);
+  }, 120_000);
+});
