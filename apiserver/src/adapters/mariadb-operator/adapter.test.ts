@@ -292,4 +292,34 @@ describe('mariadbOperatorAdapter states', () => {
   ])('never throws on a malformed status (%p)', status => {
     expect(() => project({ ...galera(), status })).not.toThrow();
   });
+
+  // A scale-out: the new replica is not replicating yet while the operator reports Updating.
+  const scalingOut = (reason: string, status: 'True' | 'False') => ({
+    apiVersion: 'k8s.mariadb.com/v1alpha1',
+    kind: 'MariaDB',
+    metadata: { name: 'db', namespace: 'team-a' },
+    spec: { replicas: 3, replication: { enabled: true } },
+    status: {
+      conditions: [
+        { type: 'Ready', status, reason, message: reason },
+        { type: 'ReplicationConfigured', status: 'True', reason: 'ReplicationConfigured' },
+      ],
+      replicas: 2,
+      replication: {
+        roles: { 'db-0': 'Primary', 'db-1': 'Replica', 'db-2': 'Replica' },
+        replicas: {
+          'db-1': { slaveIORunning: true, slaveSQLRunning: true },
+          'db-2': { slaveIORunning: false, slaveSQLRunning: false },
+        },
+      },
+    },
+  });
+
+  it('a replica not replicating yet during an update is Updating, outside one Degraded', () => {
+    expect(project(scalingOut('Updating', 'False')).status).toMatchObject({ phase: 'Updating', reason: 'Updating' });
+    expect(project(scalingOut('StatefulSetReady', 'True')).status).toMatchObject({
+      phase: 'Degraded',
+      reason: 'ReplicationBroken',
+    });
+  });
 });

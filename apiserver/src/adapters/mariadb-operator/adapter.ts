@@ -157,7 +157,9 @@ export function mariadbFacts(source: KubeObject): PhaseFacts {
         message: galeraReady.message,
       };
   }
-  if (replication?.broken && onceReady && !facts.unhealthy)
+  // Replicas that are not replicating yet are expected while a change (a scale-out, an upgrade)
+  // rolls out; only outside one do they make the instance Degraded.
+  if (replication?.broken && onceReady && !facts.unhealthy && !facts.progress?.change)
     facts.unhealthy = replication.broken;
   return facts;
 }

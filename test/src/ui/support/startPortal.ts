@@ -49,7 +49,12 @@ async function waitFor(url: string, timeoutMs: number, child: ChildProcess, logs
 /** Builds packages/app once (the backend serves its dist); about a minute. */
 export function ensureAppBuilt() {
   if (existsSync(path.join(repoRoot, 'packages/app/dist/index.html'))) return;
-  const result = spawnSync('yarn', ['workspace', 'app', 'build'], { cwd: repoRoot, stdio: 'inherit' });
+  // jest sets NODE_ENV=test, which would make the bundler look up a `test` browserslist env.
+  const result = spawnSync('yarn', ['workspace', 'app', 'build'], {
+    cwd: repoRoot,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (result.status !== 0) throw new Error('yarn workspace app build failed');
 }
 
@@ -103,7 +108,6 @@ export async function startPortal(options: {
   child.stderr!.on('data', append);
   const logs = () => output;
   let stopped: Promise<void> | undefined;
-  const stop = () => (stopped ??= stopAll());
   const stopAll = async () => {
     if (child.exitCode === null && child.pid) {
       try {
@@ -129,6 +133,7 @@ export async function startPortal(options: {
     await system.stop();
     rmSync(stateDir, { recursive: true, force: true });
   };
+  const stop = () => (stopped ??= stopAll());
   try {
     await waitFor(`${baseUrl}/.backstage/health/v1/readiness`, Number(process.env.PORTAL_READY_TIMEOUT_MS ?? 180_000), child, logs);
   } catch (error) {
