@@ -13,7 +13,7 @@ import { InformerInstanceStore } from './InformerInstanceStore';
 import { crdFor } from './testAdapters';
 import { FakeKubeApi, until } from './testKubeApi';
 
-// /work/main/apiserver/src/cache -> /work/shared/operators
+// apiserver/src/cache -> ../shared/operators (the repo's sibling folder)
 const OPERATORS = path.resolve(__dirname, '../../../../shared/operators');
 
 /** Every upstream sample object of a kind some registered adapter serves. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 
-/** The operators' upstream CRDs, samples and statuses (`/work/shared/operators` beside the repo). */
+/** The operators' upstream CRDs, samples and statuses (`../shared/operators` beside the repo). */
 export const OPERATORS_DIR = path.resolve(
   __dirname,
   '../../../../shared/operators',

@@ -6,7 +6,7 @@ import { Msg } from './__testUtils__/decodeProto';
 import { anyToJson, schemaToJson } from './__testUtils__/schemaToJson';
 import { encodeOpenApiV2Document } from './encodeOpenApiV2Document';
 
-// src/openapi → /work/shared/operators (the repo's sibling folder)
+// src/openapi → ../shared/operators beside the repository root
 const OPERATORS = path.resolve(__dirname, '../../../../../shared/operators');
 
 const GVK = [{ group: 'example.dev', version: 'v1', kind: 'Widget' }];

@@ -19,7 +19,7 @@ import {
   statefulSetObject,
   statefulSetStatus,
 } from './dependentObjects';
-import { deepEqual } from './deepEqual';
+import { jsonEqual as deepEqual } from '../store/jsonEqual';
 import { ALL_OPERATORS } from './allOperators';
 import type {
   CustomKind,

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { startTestServer, type TestServer } from './__testUtils__/testServer';
 
 const run = promisify(execFile);
-// src/server → /work/shared/operators (the repo's sibling folder)
+// src/server → ../shared/operators beside the repository root
 const OPERATORS = path.resolve(__dirname, '../../../../../shared/operators');
 const MARIADB_CRD = path.join(
   OPERATORS,

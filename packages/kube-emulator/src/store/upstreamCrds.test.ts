@@ -6,7 +6,7 @@ import { CRD_RESOURCE } from './builtinResources';
 import { MemoryObjectStore } from './MemoryObjectStore';
 import { StoreError } from './types';
 
-// /work/main/packages/kube-emulator/src/store → /work/shared/operators
+// packages/kube-emulator/src/store → ../shared/operators beside the repository root
 const OPERATORS = path.resolve(__dirname, '../../../../../shared/operators');
 
 function readDocs(

@@ -6,7 +6,7 @@ import Ajv from 'ajv';
 // eslint-disable-next-line no-restricted-syntax
 const HERE = __dirname;
 
-/** `/work/shared/operators` (the upstream CRDs, samples and statuses), beside the repository root. */
+/** `../shared/operators` (the upstream CRDs, samples and statuses), beside the repository root. */
 export const UPSTREAM_OPERATORS_DIR = path.resolve(
   HERE,
   '../../../../../../shared/operators',

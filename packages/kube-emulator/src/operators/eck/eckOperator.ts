@@ -1,6 +1,6 @@
 import type { StoredObject } from '../../store/types';
 import { nextConditions } from '../conditions';
-import { deepEqual } from '../deepEqual';
+import { jsonEqual as deepEqual } from '../../store/jsonEqual';
 import { randomPassword, revisionHash } from '../dependentObjects';
 import { count } from '../specHelpers';
 import type {
