@@ -87,7 +87,7 @@ describe('InformerInstanceStore over client-node informers', () => {
     expect(events[0]).toMatchObject({
       type: 'MODIFIED',
       resourceVersion: rv,
-      object: { status: { phase: 'Provisioning' } },
+      object: { status: { phase: 'Updating' /* once Ready: a rollout, see status/rolloutMemory.ts */ } },
     });
   });
 

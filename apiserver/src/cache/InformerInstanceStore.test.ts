@@ -214,7 +214,7 @@ describe('InformerInstanceStore', () => {
     t.sts().upsert(sts('unrelated', '41', 0));
     await settle();
     expect(summary(t.events)).toEqual(['MODIFIED team-a/orders 40']);
-    expect(t.events[0].object.status?.phase).toBe('Provisioning');
+    expect(t.events[0].object.status?.phase).toBe('Updating') // the toy adapter says Provisioning; once Ready, that is a rollout (status/rolloutMemory.ts);
     expect(t.events[0].oldObject?.status?.phase).toBe('Ready');
     // related object deleted: the instance changes, with the deletion's RV
     t.sts().remove(sts('orders', '45', 0));

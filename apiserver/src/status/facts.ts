@@ -54,6 +54,11 @@ export interface PhaseFacts {
   /** metadata.generation of the source and the generation the operator has observed. */
   generation?: number;
   observedGeneration?: number;
+  /**
+   * The operator reports a running version other than the spec's: an upgrade it has not
+   * finished (or not started). Filled in by `toInstance` from the adapter's versions.
+   */
+  versionBehind?: { running: string; desired: string };
   /** Reason (and words) to give when the facts allow no verdict. */
   indeterminate?: Signal;
 }

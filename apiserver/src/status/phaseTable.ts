@@ -107,14 +107,23 @@ export const PHASE_RULES: readonly PhaseRule[] = [
   {
     // A change being rolled out explains fewer ready replicas or a yellow health, so it comes first.
     name: 'progressing',
-    when: f => f.progress !== undefined || generationBehind(f),
+    when: f =>
+      f.progress !== undefined ||
+      generationBehind(f) ||
+      f.versionBehind !== undefined,
     then: f => ({
-      phase: wasReady(f) || f.progress?.change ? 'Updating' : 'Provisioning',
-      reason: f.progress?.reason ?? 'GenerationNotObserved',
+      phase:
+        wasReady(f) || f.progress?.change || f.versionBehind
+          ? 'Updating'
+          : 'Provisioning',
+      reason:
+        f.progress?.reason ??
+        (generationBehind(f) ? 'GenerationNotObserved' : 'VersionRollingOut'),
       message:
         f.progress?.message ??
-        (f.progress
-          ? undefined
+        (f.progress || !generationBehind(f)
+          ? f.versionBehind &&
+            `Running ${f.versionBehind.running}, upgrading to ${f.versionBehind.desired}`
           : `The operator has observed generation ${f.observedGeneration} of ${f.generation}`),
     }),
   },

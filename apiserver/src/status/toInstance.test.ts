@@ -81,4 +81,36 @@ describe('toInstance', () => {
     expect(instance.status?.operatorStatus).toBe(source.status);
     expect(instance.status).not.toHaveProperty('credentialsSecretRef');
   });
+
+  it.each([
+    ['9.1.0', '9.1.0', 'Ready', 'AllReplicasReady'],
+    ['11.4', '11.4.2', 'Ready', 'AllReplicasReady'],
+    ['9.1.0', '8.4.3', 'Updating', 'VersionRollingOut'],
+    ['11.4', '11.40.1', 'Updating', 'VersionRollingOut'],
+  ])(
+    'spec version %s with the operator running %s is %s (%s)',
+    (desired, running, phase, reason) => {
+      const instance = toInstance({
+        operator: 'thing-operator',
+        engine: 'mysql',
+        kind,
+        source,
+        spec: { version: desired, topology: 'standalone', replicas: 1 },
+        facts: {
+          deleting: false,
+          hasStatus: true,
+          onceReady: true,
+          operatorReady: true,
+          replicas: { desired: 1, ready: 1 },
+        },
+        version: running,
+        endpoints: [],
+      });
+      expect(instance.status).toMatchObject({ phase, reason, version: running });
+      if (phase === 'Updating')
+        expect(instance.status?.message).toBe(
+          `Running ${running}, upgrading to ${desired}`,
+        );
+    },
+  );
 });

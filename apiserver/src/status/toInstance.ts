@@ -49,6 +49,18 @@ function compact<T extends object>(value: T): T {
 }
 
 /**
+ * An upgrade not rolled out yet: the operator reports running another version than the spec
+ * asks for. A spec naming a release line ("11.4") is met by any patch release of it ("11.4.2").
+ */
+function withVersionFact(facts: PhaseFacts, parts: InstanceParts): PhaseFacts {
+  const running = parts.version;
+  const desired = parts.spec.version;
+  if (!running || !desired || facts.versionBehind) return facts;
+  if (running === desired || running.startsWith(`${desired}.`)) return facts;
+  return { ...facts, versionBehind: { running, desired } };
+}
+
+/**
  * Assembles the DatabaseInstance for one operator object: metadata copied from the source
  * (resourceVersion is left to the cache), spec as read back, status decided by the shared
  * phase table, with the upstream status attached untouched.
@@ -60,7 +72,7 @@ export function toInstance(parts: InstanceParts): DatabaseInstance {
     const value = source.metadata?.[key];
     if (value !== undefined) (metadata as Record<string, unknown>)[key] = value;
   }
-  const verdict = decidePhase(facts);
+  const verdict = decidePhase(withVersionFact(facts, parts));
   const replicas = facts.replicas
     ? compact({ desired: facts.replicas.desired, ready: facts.replicas.ready })
     : undefined;

@@ -9,11 +9,20 @@ const SLOW = 90_000;
 const GROUP = 'dbaas.platform.dev';
 const RAW = `/apis/${GROUP}/v1alpha1/namespaces`;
 
-/** Every engine × topology offered for new instances, with the operator kind it becomes. */
+/**
+ * Every engine × topology offered for new instances, with the operator kind it becomes, the
+ * version it is created at (the second newest offered) and upgraded to (the newest), and the
+ * smallest larger replica count the topology allows (none for standalone).
+ */
 const CASES = adapters.flatMap(a =>
   a.write!.topologies.map(topology => {
-    const kind = a.write!.kindFor(topology);
-    return { engine: a.engine, topology, resource: `${kind.plural}.${kind.group}`, name: `w-${a.engine}-${topology}`.slice(0, 30) };
+    const write = a.write!;
+    const kind = write.kindFor(topology);
+    const [to, from] = a.versions;
+    const base = write.defaults(topology).replicas;
+    const spec = { ...write.defaults(topology), engine: a.engine, topology, version: from };
+    const scaleTo = [1, 2, 3, 4].map(d => base + d).find(n => write.validate({ ...spec, replicas: n }).length === 0);
+    return { engine: a.engine, topology, resource: `${kind.plural}.${kind.group}`, name: `w-${a.engine}-${topology}`.slice(0, 30), from, to, scaleTo: topology === 'standalone' ? undefined : scaleTo };
   }),
 );
 
@@ -38,8 +47,8 @@ describe('self-service writes through kubectl (emulator + APIService + apiserver
     await system?.stop();
   });
 
-  it.each(CASES)('$engine $topology: kubectl apply creates a $resource that its operator brings to Ready', async ({ engine, topology, resource, name }) => {
-    const created = await apply(manifest(name, { engine, topology }), alice);
+  it.each(CASES)('$engine $topology: kubectl apply creates a $resource that its operator brings to Ready', async ({ engine, topology, resource, name, from }) => {
+    const created = await apply(manifest(name, { engine, topology, version: from }), alice);
     expect(created.stderr).toBe('');
     expect(created.stdout.trim()).toBe(`databaseinstance.${GROUP}/${name} created`);
     // the operator's own object, accepted by the cluster's CRD (the emulator validates against the upstream schema)
@@ -48,6 +57,39 @@ describe('self-service writes through kubectl (emulator + APIService + apiserver
     const ready = await kubectl('wait', '-n', 'team-a', `databaseinstance/${name}`, '--for=jsonpath={.status.phase}=Ready', '--timeout=60s');
     expect(ready.stderr).toBe('');
     expect(ready.code).toBe(0);
+  }, SLOW);
+
+  it.each(CASES)('$engine $topology: scale to $scaleTo and upgrade $from → $to show Updating then Ready; delete removes the $resource', async ({ resource, name, from, to, scaleTo }) => {
+    const watch = spawnKubectl(file, system.kubeconfig, `${system.dir}/home-writes`, ['get', 'dbi', name, '-n', 'team-a', '-w', '-o', 'jsonpath={.status.phase} {.spec.replicas} {.status.version}{"\\n"}']);
+    /** The first line from `mark` on whose phase, replicas and running version satisfy `pred`. */
+    const next = async (mark: number, pred: (phase: string, replicas: number, version: string) => boolean, timeoutMs: number) => {
+      const line = await watch.waitForLine(l => watch.lines.indexOf(l, mark) >= mark && pred(...(l.split(' ') as [string, string, string]).map((x, i) => (i === 1 ? Number(x) : x ?? '')) as [string, number, string]), timeoutMs);
+      return watch.lines.indexOf(line, mark);
+    };
+    try {
+      await next(0, (phase, _r, version) => phase === 'Ready' && version.startsWith(from), 30_000);
+      if (scaleTo !== undefined) {
+        const mark = watch.lines.length;
+        const scaled = await kubectl('patch', 'dbi', name, '-n', 'team-a', '--type=merge', '-p', JSON.stringify({ spec: { replicas: scaleTo } }));
+        expect(scaled.stderr).toBe('');
+        const updating = await next(mark, (phase, replicas) => phase === 'Updating' && replicas === scaleTo, 30_000);
+        await next(updating, (phase, replicas) => phase === 'Ready' && replicas === scaleTo, 60_000);
+        // Truthful all the way: a scale is never shown as Degraded or Provisioning.
+        expect(watch.lines.slice(mark).filter(l => /^(Degraded|Provisioning|Failed)/.test(l))).toEqual([]);
+      }
+      const mark = watch.lines.length;
+      const upgraded = await kubectl('patch', 'dbi', name, '-n', 'team-a', '--type=merge', '-p', JSON.stringify({ spec: { version: to } }));
+      expect(upgraded.stderr).toBe('');
+      const updating = await next(mark, phase => phase === 'Updating', 30_000);
+      await next(updating, (phase, _r, version) => phase === 'Ready' && version.startsWith(to), 60_000);
+      expect(watch.lines.slice(mark).filter(l => /^(Degraded|Provisioning|Failed)/.test(l))).toEqual([]);
+    } finally {
+      watch.stop();
+    }
+    const deleted = await kubectl('delete', 'dbi', name, '-n', 'team-a', '--timeout=60s');
+    expect(deleted.stdout).toMatch(new RegExp(`databaseinstance.${GROUP} "${name}" deleted`));
+    expect((await kubectl('get', resource, name, '-n', 'team-a')).stderr).toMatch(/NotFound/);
+    expect((await kubectl('get', 'dbi', name, '-n', 'team-a')).stderr).toMatch(/NotFound/);
   }, SLOW);
 
   it('scales and upgrades through Updating back to Ready', async () => {

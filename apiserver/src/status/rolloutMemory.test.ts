@@ -1,0 +1,111 @@
+import { describe, expect, it } from '@jest/globals';
+import type {
+  DatabaseInstance,
+  DatabasePhase,
+} from '@internal/plugin-databases-common';
+import { applyRolloutMemory, type RolloutMemory } from './rolloutMemory';
+
+const at = (
+  phase: DatabasePhase | undefined,
+  reason: string,
+  replicas = 3,
+  uid = 'u-1',
+): DatabaseInstance => ({
+  apiVersion: 'dbaas.platform.dev/v1alpha1',
+  kind: 'DatabaseInstance',
+  metadata: { name: 'orders', namespace: 'team-a', uid },
+  spec: { engine: 'mariadb', topology: 'replication', replicas, version: '11.4' },
+  ...(phase && {
+    status: {
+      phase,
+      reason,
+      message: 'm',
+      source: { apiVersion: 'k8s.mariadb.com/v1alpha1', kind: 'MariaDB', name: 'orders', operator: 'mariadb-operator' },
+      conditions: [{ type: 'Ready', status: phase === 'Ready' ? 'True' : 'False', reason }],
+    },
+  }),
+});
+
+/** Feeds projections in order, as the cache does, and returns the phases/reasons served. */
+function serve(sequence: DatabaseInstance[], start?: RolloutMemory) {
+  let memory = start;
+  return sequence.map(i => {
+    const out = applyRolloutMemory(memory, i);
+    memory = out.memory;
+    return `${out.instance.status?.phase ?? '-'}/${out.instance.status?.reason ?? '-'}/${out.instance.status?.conditions?.[0]?.reason ?? '-'}`;
+  });
+}
+
+describe('applyRolloutMemory', () => {
+  it('a scale of a Ready instance is Updating until Ready again, not Degraded', () => {
+    expect(
+      serve([
+        at(undefined, ''),
+        at('Ready', 'AllReplicasReady'),
+        at('Degraded', 'ReplicasNotReady', 4),
+        at('Provisioning', 'ReplicasNotReady', 4),
+        at('Ready', 'AllReplicasReady', 4),
+      ]),
+    ).toEqual([
+      '-/-/-',
+      'Ready/AllReplicasReady/AllReplicasReady',
+      'Updating/RollingOut/RollingOut',
+      'Updating/ReplicasNotReady/ReplicasNotReady',
+      'Ready/AllReplicasReady/AllReplicasReady',
+    ]);
+  });
+
+  it('after the rollout, a replica lost with an unchanged spec is Degraded', () => {
+    expect(
+      serve([
+        at('Ready', 'AllReplicasReady'),
+        at('Degraded', 'ReplicasNotReady', 4),
+        at('Ready', 'AllReplicasReady', 4),
+        at('Degraded', 'ReplicasNotReady', 4),
+      ]).slice(2),
+    ).toEqual(['Ready/AllReplicasReady/AllReplicasReady', 'Degraded/ReplicasNotReady/ReplicasNotReady']);
+  });
+
+  it('an instance seen from creation is Provisioning (not Degraded or Updating) until first Ready', () => {
+    expect(
+      serve([
+        at('Pending', 'AwaitingOperator'),
+        at('Degraded', 'ReplicasNotReady'),
+        at('Updating', 'ApplyingChanges'),
+        at('Ready', 'AllReplicasReady'),
+      ]),
+    ).toEqual([
+      'Pending/AwaitingOperator/AwaitingOperator',
+      'Provisioning/ReplicasNotReady/ReplicasNotReady',
+      'Provisioning/ApplyingChanges/ApplyingChanges',
+      'Ready/AllReplicasReady/AllReplicasReady',
+    ]);
+  });
+
+  it('without memory (a replica started mid-life) the objects alone decide', () => {
+    expect(serve([at('Degraded', 'ReplicasNotReady', 4)])).toEqual(['Degraded/ReplicasNotReady/ReplicasNotReady']);
+  });
+
+  it('operator-reported faults are never hidden by a rollout', () => {
+    expect(
+      serve([
+        at('Ready', 'AllReplicasReady'),
+        at('Degraded', 'GaleraRecovering', 4),
+        at('Failed', 'NoReplicasReady', 4),
+      ]).slice(1),
+    ).toEqual(['Degraded/GaleraRecovering/GaleraRecovering', 'Failed/NoReplicasReady/NoReplicasReady']);
+  });
+
+  it('memory of a deleted and re-created object (another uid) does not carry over', () => {
+    const first = applyRolloutMemory(undefined, at('Ready', 'AllReplicasReady'));
+    const other = applyRolloutMemory(first.memory, at('Degraded', 'ReplicasNotReady', 4, 'u-2'));
+    expect(other.instance.status?.phase).toBe('Degraded');
+    expect(other.memory).toEqual({ uid: 'u-2', bornWatched: false, everReady: false });
+  });
+
+  it('once Ready, an operator "initializing" again is a rollout, whatever the spec', () => {
+    expect(
+      serve([at('Ready', 'AllReplicasReady'), at('Provisioning', 'Initializing')]),
+    ).toEqual(['Ready/AllReplicasReady/AllReplicasReady', 'Updating/Initializing/Initializing']);
+  });
+});

@@ -1,0 +1,124 @@
+import type {
+  DatabaseInstance,
+  DatabasePhase,
+} from '@internal/plugin-databases-common';
+import { READY_CONDITION } from './conditions';
+
+/**
+ * What one apiserver replica saw of an instance's life, to tell a rollout from a failure.
+ *
+ * Upstream objects cannot always say it themselves: a StatefulSet whose fourth pod is not ready
+ * yet looks the same after `replicas: 3 → 4` as after a pod of four crashed, and MariaDB,
+ * InnoDB Cluster and Redis carry no observedGeneration. Where the operator does say (ECK's
+ * ApplyingChanges, generation behind observedGeneration, MariaDB's Updating reasons) the phase
+ * table already decided. This fills the rest from what the watch showed: an instance that was
+ * Ready, whose spec then changed, is Updating (not Degraded) until it is Ready again; one we saw
+ * created is Provisioning (not Degraded) until it was Ready once. A replica started in the middle
+ * of a rollout has no such memory and reports what the objects alone say (documented).
+ */
+export interface RolloutMemory {
+  uid: string;
+  /** We saw the object before the operator acted on it (no status). */
+  bornWatched: boolean;
+  everReady: boolean;
+  /** Signature of the spec the last time the instance was Ready. */
+  settledSpec?: string;
+}
+
+/** Verdicts that mean "not every member is serving yet" rather than an operator-reported fault. */
+const ROLLOUT_EXPLAINS = new Set([
+  'ReplicasNotReady',
+  'NotReady',
+  'HealthYellow',
+  'OnlinePartial',
+  'GenerationNotObserved',
+]);
+
+/** The parts of a spec whose change the operator has to roll out. */
+export function rolloutSignature(instance: DatabaseInstance): string {
+  const { replicas, version, storage, resources, topology } = instance.spec;
+  return JSON.stringify([replicas, version, storage?.size, resources, topology]);
+}
+
+function withVerdict(
+  instance: DatabaseInstance,
+  phase: DatabasePhase,
+  reason: string,
+): DatabaseInstance {
+  const status = instance.status!;
+  return {
+    ...instance,
+    status: {
+      ...status,
+      phase,
+      reason,
+      conditions: status.conditions?.map(c =>
+        c.type === READY_CONDITION ? { ...c, reason } : c,
+      ),
+    },
+  };
+}
+
+/**
+ * Adjusts a fresh projection with what was seen before, and returns the memory to keep.
+ * Pure: the cache holds the memory per source object.
+ */
+export function applyRolloutMemory(
+  previous: RolloutMemory | undefined,
+  instance: DatabaseInstance,
+): { instance: DatabaseInstance; memory: RolloutMemory } {
+  const uid = instance.metadata.uid ?? '';
+  const status = instance.status;
+  const known = previous?.uid === uid ? previous : undefined;
+  if (!status || status.phase === 'Pending') {
+    return {
+      instance,
+      memory: known ?? { uid, bornWatched: true, everReady: false },
+    };
+  }
+  const memory: RolloutMemory = known ?? {
+    uid,
+    bornWatched: false,
+    everReady: false,
+  };
+  const signature = rolloutSignature(instance);
+  if (status.phase === 'Ready') {
+    return {
+      instance,
+      memory: { ...memory, everReady: true, settledSpec: signature },
+    };
+  }
+  if (memory.everReady && status.phase === 'Provisioning') {
+    // Provisioning is the first creation only: once Ready, the operator's "initializing" is a
+    // rollout (a Redis Cluster re-bootstrapping its pods during an upgrade).
+    return {
+      instance: withVerdict(instance, 'Updating', status.reason ?? 'RollingOut'),
+      memory,
+    };
+  }
+  const explained = ROLLOUT_EXPLAINS.has(status.reason ?? '');
+  if (
+    memory.everReady &&
+    memory.settledSpec !== undefined &&
+    memory.settledSpec !== signature &&
+    status.phase === 'Degraded' &&
+    explained
+  ) {
+    return {
+      instance: withVerdict(instance, 'Updating', 'RollingOut'),
+      memory,
+    };
+  }
+  if (
+    !memory.everReady &&
+    memory.bornWatched &&
+    (status.phase === 'Degraded' || status.phase === 'Updating') &&
+    (explained || status.phase === 'Updating')
+  ) {
+    return {
+      instance: withVerdict(instance, 'Provisioning', status.reason ?? 'Provisioning'),
+      memory,
+    };
+  }
+  return { instance, memory };
+}
