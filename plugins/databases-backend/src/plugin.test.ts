@@ -67,6 +67,17 @@ const entities = [
   },
 ];
 
+interface AuditRecord {
+  eventId: string;
+  severityLevel?: string;
+  meta?: Record<string, unknown>;
+  actor?: string;
+  outcome?: 'success' | 'failure';
+  error?: string;
+}
+/** What the plugin handed to the auditor service, in order. */
+const audited: AuditRecord[] = [];
+
 describe('databases backend against the emulator and the aggregated apiserver', () => {
   let system: System;
   let dir: string;
@@ -115,6 +126,15 @@ describe('databases backend against the emulator and the aggregated apiserver', 
             }),
         }).factory,
         catalogServiceMock.factory({ entities }),
+        mockServices.auditor.mock({
+          createEvent: (async (options: any) => {
+            const event: AuditRecord = { eventId: options.eventId, severityLevel: options.severityLevel, meta: options.meta, actor: options.request?.headers?.authorization };
+            return {
+              success: async () => void audited.push({ ...event, outcome: 'success' }),
+              fail: async ({ error }: { error: Error }) => void audited.push({ ...event, outcome: 'failure', error: error.message }),
+            };
+          }) as any,
+        }).factory,
       ],
     });
     opened.push(b);
@@ -375,13 +395,38 @@ describe('databases backend against the emulator and the aggregated apiserver', 
     const deleted = await request(server).delete(`${base}/orders-sessions`).set('Authorization', alice);
     expect(deleted.status).toBe(202);
     const history = await request(server).get(`${base}/orders-sessions/history`).set('Authorization', alice);
+    // the dry run was a preview: not a request in the history
     expect(history.body.requests.map((r: any) => [r.action, r.outcome.status])).toEqual([
-      ['create', 201],
       ['create', 201],
       ['create', 409],
       ['update', 409],
       ['update', 200],
       ['delete', 200],
+    ]);
+  });
+
+  it('audits every create, update, delete and connection read, with outcome; never a dry run or a read', async () => {
+    const mine = audited.filter(e => e.meta?.name === 'orders-sessions');
+    expect(mine.map(e => [e.eventId, e.severityLevel, e.outcome])).toEqual([
+      ['instance-create', 'medium', 'success'],
+      ['instance-create', 'medium', 'failure'],
+      ['instance-connection-read', 'high', 'success'],
+      ['instance-update', 'medium', 'failure'],
+      ['instance-update', 'medium', 'success'],
+      ['instance-delete', 'high', 'success'],
+    ]);
+    expect(mine.every(e => e.meta?.cluster === 'local' && e.meta?.namespace === 'team-a' && e.actor === alice)).toBe(true);
+    expect(mine[1].error).toMatch(/already exists/);
+    // the connection read is audited without the secret it returned
+    expect(JSON.stringify(audited)).not.toMatch(/password/i);
+    // a denied connection read is audited as a failure
+    const before = audited.length;
+    const denied = await request(server)
+      .get('/api/databases/clusters/local/namespaces/team-a/instances/orders-db/connection')
+      .set('Authorization', carol);
+    expect(denied.status).toBe(403);
+    expect(audited.slice(before)).toEqual([
+      expect.objectContaining({ eventId: 'instance-connection-read', outcome: 'failure', meta: { cluster: 'local', namespace: 'team-a', name: 'orders-db' } }),
     ]);
   });
 

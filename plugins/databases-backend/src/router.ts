@@ -183,7 +183,10 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
     }
   }
 
-  /** Runs a write, records it in the history and the audit log. */
+  /**
+   * Runs a write, records it in the history and the audit log. A dry run is a preview that
+   * changes nothing: it is neither history nor audited.
+   */
   async function write<T>(
     req: Request,
     action: RequestRecord['action'],
@@ -191,7 +194,15 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
     actor: string,
     request: unknown,
     fn: () => Promise<T>,
+    dryRun = false,
   ): Promise<T> {
+    if (dryRun) {
+      try {
+        return await fn();
+      } catch (e) {
+        throw toBackstageError(e);
+      }
+    }
     const audit = await auditor.createEvent({
       eventId: `instance-${action}`,
       severityLevel: action === 'delete' ? 'high' : 'medium',
@@ -305,7 +316,7 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
         throw new NotAllowedError(`not allowed to create ${body.name} in ${p.namespace} owned by ${body.owner}`);
       }
       return service.create(who.as, p.cluster, instance, body.dryRun ?? false);
-    });
+    }, body.dryRun);
     res.status(body.dryRun ? 200 : 201).json({ cluster: p.cluster, instance: created } as PortalInstance);
   });
 
@@ -325,7 +336,7 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
         throw new NotAllowedError(`not allowed to update ${p.name}`);
       }
       return service.patch(who.as, p.cluster, p.namespace, p.name, patch, body.dryRun ?? false);
-    });
+    }, body.dryRun);
     res.json({ cluster: p.cluster, instance: updated } as PortalInstance);
   });
 
