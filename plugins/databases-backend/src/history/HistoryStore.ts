@@ -49,12 +49,14 @@ export class HistoryStore {
 
   /**
    * Records `to` unless it is already the last phase recorded for the instance (a restart relists
-   * everything; replicas see the same events). Returns the transition when one was stored.
+   * everything). Replicas of the backend see the same events: a transition seen at a
+   * resourceVersion is stored once, whichever replica records it first. Returns the transition
+   * when this call stored it.
    */
   recordPhase(
     key: InstanceKey,
     to: DatabasePhase,
-    details: { reason?: string; message?: string; at?: string } = {},
+    details: { reason?: string; message?: string; at?: string; resourceVersion?: string } = {},
   ): Promise<PhaseTransition | undefined> {
     return this.serial(`${key.cluster}/${key.namespace}/${key.name}`, async () => {
       const last = await this.db('databases_transitions')
@@ -70,15 +72,20 @@ export class HistoryStore {
         ...(details.message ? { message: details.message } : {}),
         at: details.at ?? new Date().toISOString(),
       };
-      await this.db('databases_transitions').insert({
-        ...key,
-        from_phase: transition.from ?? null,
-        to_phase: to,
-        reason: transition.reason ?? null,
-        message: transition.message ?? null,
-        at: transition.at,
-      });
-      return transition;
+      const inserted = await this.db('databases_transitions')
+        .insert({
+          ...key,
+          from_phase: transition.from ?? null,
+          to_phase: to,
+          reason: transition.reason ?? null,
+          message: transition.message ?? null,
+          at: transition.at,
+          resource_version: details.resourceVersion ?? null,
+        })
+        .onConflict(['cluster', 'namespace', 'name', 'resource_version'])
+        .ignore()
+        .returning('id');
+      return inserted.length > 0 ? transition : undefined;
     });
   }
 

@@ -13,7 +13,11 @@ export function recordTransitions(clusters: ClusterSet, history: HistoryStore, l
         .recordPhase(
           { cluster: change.cluster, namespace, name },
           phase,
-          { reason: change.instance.status?.reason, message: change.instance.status?.message },
+          {
+            reason: change.instance.status?.reason,
+            message: change.instance.status?.message,
+            resourceVersion: change.instance.metadata.resourceVersion,
+          },
         )
         .catch(e => logger.warn(`databases: could not record the phase of ${namespace}/${name}: ${e}`));
     },
