@@ -19,6 +19,17 @@ const run = (
   return trace;
 };
 
+/** Three pods, all ready, at the current revision. */
+const settled: StatefulSetState = {
+  name: 'x',
+  replicas: 3,
+  pods: 3,
+  ready: 3,
+  updated: 3,
+  revision: 'a',
+  currentRevision: 'a',
+};
+
 describe('stepSet', () => {
   it('brings up a new set one pod per round, never more ready than existing pods', () => {
     const trace = run(
@@ -36,15 +47,6 @@ describe('stepSet', () => {
   });
 
   it('rolls a new revision one pod at a time, with one pod not ready meanwhile', () => {
-    const settled: StatefulSetState = {
-      name: 'x',
-      replicas: 3,
-      pods: 3,
-      ready: 3,
-      updated: 3,
-      revision: 'a',
-      currentRevision: 'a',
-    };
     const trace = run(
       applyDesired(settled, { name: 'x', replicas: 3, revision: 'b' }),
       4,
@@ -59,15 +61,6 @@ describe('stepSet', () => {
   });
 
   it('scales down one pod per round', () => {
-    const settled: StatefulSetState = {
-      name: 'x',
-      replicas: 3,
-      pods: 3,
-      ready: 3,
-      updated: 3,
-      revision: 'a',
-      currentRevision: 'a',
-    };
     const trace = run(
       applyDesired(settled, { name: 'x', replicas: 1, revision: 'a' }),
       2,
@@ -87,15 +80,6 @@ describe('stepSet', () => {
   ] as const)(
     'drops ready pods at once when %s',
     (_n, mode, index, count, ready) => {
-      const settled: StatefulSetState = {
-        name: 'x',
-        replicas: 3,
-        pods: 3,
-        ready: 3,
-        updated: 3,
-        revision: 'a',
-        currentRevision: 'a',
-      };
       expect(
         stepSet(settled, limitsFor(mode, settled, index, count)).ready,
       ).toBe(ready);
@@ -103,30 +87,12 @@ describe('stepSet', () => {
   );
 
   it('keeps pods when failed if the operator says so', () => {
-    const settled: StatefulSetState = {
-      name: 'x',
-      replicas: 3,
-      pods: 3,
-      ready: 3,
-      updated: 3,
-      revision: 'a',
-      currentRevision: 'a',
-    };
     expect(
       stepSet(settled, limitsFor('failed', settled, 0, 1, true)).ready,
     ).toBe(3);
   });
 
   it('holds a rolling update while updating is forced, and finishes it once released', () => {
-    const settled: StatefulSetState = {
-      name: 'x',
-      replicas: 3,
-      pods: 3,
-      ready: 3,
-      updated: 3,
-      revision: 'a',
-      currentRevision: 'a',
-    };
     const held = run(settled, 3, limitsFor('updating', settled, 0, 1)).pop()!;
     expect(held.updated).toBe(2);
     expect(held.currentRevision).not.toBe(held.revision);
@@ -136,15 +102,6 @@ describe('stepSet', () => {
 });
 
 describe('computeStage', () => {
-  const settled: StatefulSetState = {
-    name: 'x',
-    replicas: 3,
-    pods: 3,
-    ready: 3,
-    updated: 3,
-    revision: 'a',
-    currentRevision: 'a',
-  };
   it.each([
     ['settled', 'ready', [settled], false, 'ready'],
     [
