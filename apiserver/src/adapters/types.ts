@@ -7,6 +7,7 @@ import type {
   ResourceList,
 } from '@internal/plugin-databases-common';
 import type { FieldCause } from '../writes/FieldCause';
+import type { EngineRules } from '../writes/EngineRules';
 
 /** Any Kubernetes object as it comes off the wire (unstructured). */
 export interface KubeObject {
@@ -148,6 +149,8 @@ export interface ConnectionDetails {
  * `secretsToCreate` and `toOperatorObject`; updates go through `applyUpdate`.
  */
 export interface AdapterWriteSide {
+  /** The operator's rules as data (versions, replica counts, what may change). */
+  rules: EngineRules;
   /** Topologies offered for new instances. */
   topologies: DatabaseTopology[];
   /** Topology of a new instance that names none. */

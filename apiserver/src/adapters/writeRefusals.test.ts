@@ -3,7 +3,12 @@ import type {
   DatabaseInstance,
   DatabaseInstanceSpec,
 } from '@internal/plugin-databases-common';
-import { prepareCreate, prepareUpdate } from '../writes/validateSpec';
+import { describeCause } from '../writes/FieldCause';
+import {
+  type EngineValidationContexts,
+  prepareCreate,
+  prepareUpdate,
+} from '../writes/validateSpec';
 import { emptyLookup } from './__testUtils__/schemaDerivedFixtures';
 import { adapters, findAdapterForEngine } from './registry';
 import type { KubeObject } from './types';
@@ -232,15 +237,35 @@ describe('create refusals name the field', () => {
     });
   });
 
-  it('narrows versions to the configured list', () => {
+  it('narrows versions to the configured list of that engine only', () => {
+    const narrowed = { mariadb: { versions: ['11.4'] } };
     const result = prepareCreate(
       request({ engine: 'mariadb', version: '10.6' }),
       adapters,
-      { versions: ['11.4'] },
+      narrowed,
     );
     expect(result.causes.map(c => c.message)).toEqual([
       'Unsupported value: "10.6": supported values: "11.4"',
     ]);
+    const other = prepareCreate(
+      request({ engine: 'redis', version: '6.2.14' }),
+      adapters,
+      narrowed,
+    );
+    expect(other.causes).toEqual([]);
+  });
+
+  it('defaults to the first configured version when the engine default is not offered', () => {
+    const result = prepareCreate(request({ engine: 'mariadb' }), adapters, {
+      mariadb: { versions: ['11.8', '10.11'] },
+    });
+    if (!('instance' in result)) throw new Error(JSON.stringify(result.causes));
+    expect(result.instance.spec.version).toBe('11.8');
+    const kept = prepareCreate(request({ engine: 'mariadb' }), adapters, {
+      mariadb: { versions: ['11.8', '11.4'] },
+    });
+    if (!('instance' in kept)) throw new Error(JSON.stringify(kept.causes));
+    expect(kept.instance.spec.version).toBe('11.4');
   });
 });
 
@@ -249,6 +274,7 @@ function update(
   spec: Req,
   change: (previous: DatabaseInstanceSpec) => DatabaseInstanceSpec,
   adjust: (object: KubeObject) => void = () => {},
+  contexts: EngineValidationContexts = {},
 ) {
   const created = prepareCreate(request(spec), adapters);
   if (!('instance' in created)) throw new Error(JSON.stringify(created.causes));
@@ -257,7 +283,7 @@ function update(
   const current = adapter.write!.toOperatorObject(created.instance);
   adjust(current);
   const previous = adapter.project(current, kind, emptyLookup).spec;
-  return prepareUpdate(current, change(previous), previous, adapters);
+  return prepareUpdate(current, change(previous), previous, adapters, contexts);
 }
 
 const refusals = (result: ReturnType<typeof update>) =>
@@ -416,6 +442,27 @@ describe('update refusals say why', () => {
       replicas: 4,
       image: 'mariadb:11.8',
     });
+  });
+
+  it('upgrades only to a configured version, and scales an instance on one no longer offered', () => {
+    const narrowed = { mariadb: { versions: ['11.8'] } };
+    const upgrade = update(
+      { engine: 'mariadb', version: '10.6' },
+      p => ({ ...p, version: '11.4' }),
+      undefined,
+      narrowed,
+    );
+    expect('causes' in upgrade && upgrade.causes.map(describeCause)).toEqual([
+      'spec.version: Unsupported value: "11.4": supported values: "11.8"',
+    ]);
+    const scale = update(
+      { engine: 'mariadb', version: '10.6', topology: 'galera' },
+      p => ({ ...p, replicas: 5 }),
+      undefined,
+      narrowed,
+    );
+    if (!('object' in scale)) throw new Error(JSON.stringify(scale.causes));
+    expect(scale.object.spec).toMatchObject({ replicas: 5, image: 'mariadb:10.6' });
   });
 
   it('keeps what the spec does not cover and fields the request leaves out', () => {

@@ -148,6 +148,24 @@ describe('OpenAPI documents', () => {
     expect(resolve(instance.properties.metadata).properties.name).toBeDefined();
   });
 
+  it('describes DatabaseEngine.spec.sizes and .replicas field by field (kubectl explain databaseengine.spec.sizes)', () => {
+    const spec = resolve(resolve(schemas['dev.platform.dbaas.v1alpha1.DatabaseEngine']).properties.spec);
+    expect(spec.properties.sizes.type).toBe('array');
+    const size = resolve(spec.properties.sizes.items);
+    const replicas = resolve(spec.properties.replicas.additionalProperties);
+    expect(Object.keys(size.properties).sort()).toEqual(['name', 'resources', 'storage', 'title']);
+    expect(Object.keys(replicas.properties).sort()).toEqual(['default', 'description', 'max', 'min', 'odd']);
+    for (const s of [spec, size, replicas, resolve(size.properties.resources), resolve(size.properties.storage)]) {
+      expect(s.description).toEqual(expect.any(String));
+      for (const [name, field] of Object.entries<any>(s.properties)) {
+        expect([name, typeof field.description]).toEqual([name, 'string']);
+      }
+    }
+    const v2Spec = v2.definitions['dev.platform.dbaas.v1alpha1.DatabaseEngineSpec'];
+    expect(v2Spec.properties.sizes.items.$ref).toBe('#/definitions/dev.platform.dbaas.v1alpha1.EngineSize');
+    expect(v2Spec.properties.replicas.additionalProperties.$ref).toBe('#/definitions/dev.platform.dbaas.v1alpha1.EngineReplicas');
+  });
+
   it('uses the upstream names for meta.k8s.io schemas', () => {
     for (const name of ['ObjectMeta', 'ListMeta', 'Status', 'WatchEvent', 'Time', 'ManagedFieldsEntry', 'OwnerReference', 'Condition']) {
       expect(schemas[`io.k8s.apimachinery.pkg.apis.meta.v1.${name}`]).toBeDefined();

@@ -258,6 +258,40 @@ const own: Record<string, Schema> = {
         description: 'Spec defaults applied on create (a partial DatabaseInstanceSpec).',
         'x-kubernetes-preserve-unknown-fields': true,
       },
+      sizes: {
+        type: 'array',
+        description:
+          "Size presets offered in the portal, smallest first: by default small (the engine's defaults), medium and large; the platform team may replace them (--engine-config).",
+        items: { default: {}, allOf: [ref(schemaName('EngineSize'))] },
+      },
+      replicas: {
+        type: 'object',
+        description: 'Per topology offered: the replica counts it allows and the count a new instance gets.',
+        additionalProperties: { default: {}, allOf: [ref(schemaName('EngineReplicas'))] },
+      },
+    },
+  },
+  [schemaName('EngineSize')]: {
+    type: 'object',
+    description: 'A size preset: storage and compute resources per server, picked instead of typed.',
+    required: ['name', 'title', 'storage', 'resources'],
+    properties: {
+      name: str('Name of the preset, unique per engine, e.g. small.'),
+      title: str('What the portal shows, e.g. Small.'),
+      storage: refField(schemaName('StorageSpec'), 'Storage of each server (size only).'),
+      resources: refField(schemaName('ResourceRequirements'), 'CPU and memory of each server; requests always name both.'),
+    },
+  },
+  [schemaName('EngineReplicas')]: {
+    type: 'object',
+    description: 'The replica counts one topology allows.',
+    required: ['min', 'default', 'description'],
+    properties: {
+      min: { type: 'integer', format: 'int32', description: 'Fewest replicas.' },
+      max: { type: 'integer', format: 'int32', description: 'Most replicas; no upper bound when absent.' },
+      odd: { type: 'boolean', description: 'When true, only odd counts (quorum-based topologies).' },
+      default: { type: 'integer', format: 'int32', description: 'Replicas of a new instance that names none.' },
+      description: str('The rule in words: what the API answers for a count outside it.'),
     },
   },
   [schemaName('CRDStatus')]: {
@@ -299,7 +333,7 @@ const own: Record<string, Schema> = {
   [schemaName(DATABASE_ENGINE_KIND)]: {
     type: 'object',
     description:
-      'DatabaseEngine describes one supported database operator: whether it is installed in this cluster, the topologies and versions it offers, and how many instances it has.',
+      'DatabaseEngine describes one supported database operator: whether it is installed in this cluster (creationTimestamp: since when), the topologies, versions, sizes and replica counts it offers, and how many instances it has.',
     properties: {
       apiVersion: API_VERSION,
       kind: KIND,

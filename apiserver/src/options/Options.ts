@@ -39,6 +39,8 @@ export interface Options {
   watchHistorySeconds: number;
   /** --policy-configmap: `namespace/name` of the platform team's policy ConfigMap; unset = no limits. */
   policyConfigMap?: string;
+  /** --engine-config: YAML file narrowing each engine's versions and setting its sizes; unset = the adapters' lists. */
+  engineConfig?: string;
 }
 
 /** The defaults, as `main` starts without any flag. */

@@ -42,6 +42,7 @@ const FLAGS: Record<string, { kind: Kind; set: (o: Options, v: any) => void }> =
       kind: 'string',
       set: (o, v) => (o.policyConfigMap = v),
     },
+    'engine-config': { kind: 'string', set: (o, v) => (o.engineConfig = v) },
     'authentication-config-refresh-seconds': {
       kind: 'int',
       set: (o, v) => (o.authenticationConfigRefreshSeconds = v),

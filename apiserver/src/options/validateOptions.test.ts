@@ -106,3 +106,43 @@ describe('validateOptions', () => {
     ).toHaveLength(2);
   });
 });
+
+describe('--engine-config', () => {
+  const files: Record<string, string> = {
+    '/etc/dbaas/good.yaml': 'engines: { mariadb: { versions: ["11.4"] } }\n',
+    '/etc/dbaas/bad.yaml': 'engines: { mysql: { versions: ["5.7.44"] } }\n',
+  };
+  const readFile = (file: string) => {
+    if (!(file in files)) throw new Error(`ENOENT: no such file or directory, open '${file}'`);
+    return files[file];
+  };
+  const check = (argv: string[]) => {
+    const { options, errors } = parseOptions([
+      '--tls-cert-file=/c.pem',
+      '--tls-private-key-file=/k.pem',
+      ...argv,
+    ]);
+    return [...errors, ...validateOptions(options, { readFile })];
+  };
+
+  it('is a file, read from the flag or DBAAS_APISERVER_ENGINE_CONFIG', () => {
+    expect(parseOptions(['--engine-config', '/etc/dbaas/good.yaml']).options.engineConfig).toBe('/etc/dbaas/good.yaml');
+    expect(parseOptions([], { DBAAS_APISERVER_ENGINE_CONFIG: '/e.yaml' }).options.engineConfig).toBe('/e.yaml');
+    expect(check(['--engine-config=/etc/dbaas/good.yaml'])).toEqual([]);
+  });
+
+  it('refuses content the operator cannot run, naming the flag, the file and the key', () => {
+    expect(check(['--engine-config=/etc/dbaas/bad.yaml'])).toEqual([
+      expect.stringMatching(
+        /^--engine-config: \/etc\/dbaas\/bad\.yaml: engines\.mysql\.versions\[0\]: "5\.7\.44" is older than 8\.0\.27/,
+      ),
+    ]);
+  });
+
+  it.each([
+    ['a missing file', '--engine-config=/etc/dbaas/none.yaml', '--engine-config: /etc/dbaas/none.yaml: cannot be read: ENOENT'],
+    ['an empty value', '--engine-config=', '--engine-config: must name a file'],
+  ])('refuses %s', (_name, flag, message) => {
+    expect(check([flag])).toEqual([expect.stringContaining(message)]);
+  });
+});

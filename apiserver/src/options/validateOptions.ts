@@ -1,7 +1,20 @@
+import { adapters as allAdapters } from '../adapters/registry';
+import type { OperatorAdapter } from '../adapters/types';
+import { loadEngineConfig } from '../engines/loadEngineConfig';
 import type { Options } from './Options';
 
-/** Every problem with the options, each naming its flag; empty when `main` may start. */
-export function validateOptions(o: Options): string[] {
+/**
+ * Every problem with the options, each naming its flag; empty when `main` may start. Files
+ * whose content decides what is served (`--engine-config`) are read and checked here too, so a
+ * bad one stops the process before it opens a port.
+ */
+export function validateOptions(
+  o: Options,
+  deps: {
+    adapters?: readonly OperatorAdapter[];
+    readFile?: (file: string) => string;
+  } = {},
+): string[] {
   const problems: string[] = [];
   const intIn = (flag: string, v: number, min: number, max: number) => {
     if (!Number.isInteger(v) || v < min || v > max) {
@@ -61,6 +74,12 @@ export function validateOptions(o: Options): string[] {
     problems.push(
       `--policy-configmap: must be <namespace>/<name>, got ${JSON.stringify(o.policyConfigMap)}`,
     );
+  }
+  if (o.engineConfig === '') {
+    problems.push('--engine-config: must name a file');
+  } else if (o.engineConfig !== undefined) {
+    const loaded = loadEngineConfig(o.engineConfig, deps.adapters ?? allAdapters, deps.readFile);
+    if ('errors' in loaded) problems.push(...loaded.errors.map(e => `--engine-config: ${e}`));
   }
   return problems;
 }

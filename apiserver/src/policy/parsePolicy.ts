@@ -23,7 +23,7 @@ const validate = ajv.compile(POLICY_SCHEMA);
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** `/rules/0/namespaceSelector/matchLabels/app.kubernetes.io~1name` → `rules[0].namespaceSelector.matchLabels["app.kubernetes.io/name"]`. */
-function toPath(pointer: string, extra?: string): string {
+export function toPath(pointer: string, extra?: string): string {
   const segments = pointer
     .split('/')
     .slice(1)
@@ -38,7 +38,8 @@ function toPath(pointer: string, extra?: string): string {
   return path || '(document)';
 }
 
-function describeAjvError(e: ErrorObject): string {
+/** One ajv error as `key: problem`, the key written as in the YAML (`rules[0].max.cpu`). */
+export function describeAjvError(e: ErrorObject): string {
   const p = e.params as Record<string, any>;
   switch (e.keyword) {
     case 'additionalProperties':

@@ -17,6 +17,7 @@ export const engineTablePrinter: TablePrinter<DatabaseEngine> = {
     ageColumn,
     { name: 'Topologies', type: 'string', format: '', description: 'Topologies the engine offers.', priority: 1 },
     { name: 'Versions', type: 'string', format: '', description: 'Versions the engine offers.', priority: 1 },
+    { name: 'Sizes', type: 'string', format: '', description: 'Size presets the engine offers.', priority: 1 },
   ],
   ageColumn: 5,
   cells(obj, now) {
@@ -29,6 +30,7 @@ export const engineTablePrinter: TablePrinter<DatabaseEngine> = {
       age(obj.metadata.creationTimestamp, now),
       (obj.spec?.topologies ?? []).join(','),
       (obj.spec?.versions ?? []).join(','),
+      (obj.spec?.sizes ?? []).map(s => s.name).join(','),
     ];
   },
 };

@@ -17,6 +17,7 @@ import {
   QUANTITY_FORMAT_MESSAGE,
   type Quantity,
 } from './quantity';
+import { replicasAllowed } from './replicaRule';
 import { parseVersion } from './version';
 
 const RESOURCE_NAMES = ['cpu', 'memory'] as const;
@@ -65,8 +66,10 @@ function checkReplicas(
       invalid(field, replicas, 'must be an integer greater than or equal to 1'),
     ];
   if (!knownTopology) return [];
-  const problem = rules.replicasProblem(topology!, replicas);
-  return problem ? [invalid(field, replicas, problem)] : [];
+  const rule = rules.replicas(topology!);
+  return replicasAllowed(rule, replicas)
+    ? []
+    : [invalid(field, replicas, rule.message)];
 }
 
 function checkStorage(spec: DatabaseInstanceSpec): FieldCause[] {

@@ -1,4 +1,5 @@
 import {
+  type DatabaseEngineName,
   type DatabaseInstance,
   type DatabaseInstanceSpec,
 } from '@internal/plugin-databases-common';
@@ -16,6 +17,14 @@ import {
   typeInvalid,
 } from './FieldCause';
 import { validateInstanceName } from './validateName';
+
+/**
+ * Per engine, what this cluster narrows (`--engine-config`); an engine without an entry
+ * offers what its adapter documents.
+ */
+export type EngineValidationContexts = Partial<
+  Record<DatabaseEngineName, ValidationContext>
+>;
 
 /** An adapter that can write, with its write side. */
 export interface WritableAdapter {
@@ -57,12 +66,13 @@ export type PreparedCreate =
 export function prepareCreate(
   instance: DatabaseInstance,
   adapters: readonly OperatorAdapter[],
-  ctx?: ValidationContext,
+  contexts: EngineValidationContexts = {},
 ): PreparedCreate {
   const found = writableAdapterFor(instance.spec, adapters);
   if ('reason' in found) return { causes: [found] };
   const { adapter, write } = found;
-  const spec = applyDefaults(instance.spec, write);
+  const ctx = contexts[adapter.engine];
+  const spec = applyDefaults(instance.spec, write, ctx);
   const causes = [
     ...validateInstanceName(
       instance.metadata?.name,
@@ -86,24 +96,28 @@ export function prepareUpdate(
   next: DatabaseInstanceSpec,
   previous: DatabaseInstanceSpec,
   adapters: readonly OperatorAdapter[],
-  ctx?: ValidationContext,
+  contexts: EngineValidationContexts = {},
 ):
   | { object: KubeObject; spec: DatabaseInstanceSpec }
   | { causes: FieldCause[] } {
   const found = writableAdapterFor(next, adapters);
   if ('reason' in found) return { causes: [found] };
+  const ctx = contexts[found.adapter.engine];
   const spec: DatabaseInstanceSpec = {
     ...next,
     topology: next.topology ?? previous.topology,
     version: next.version ?? previous.version,
     replicas: next.replicas ?? previous.replicas,
+    // a storage of the wrong type (null, a string) is left for validation to name
     storage:
       next.storage === undefined
         ? previous.storage
-        : {
-            ...next.storage,
-            size: next.storage.size ?? previous.storage?.size,
-          },
+        : typeof next.storage === 'object' && next.storage !== null && !Array.isArray(next.storage)
+          ? {
+              ...next.storage,
+              size: next.storage.size ?? previous.storage?.size,
+            }
+          : next.storage,
   };
   const causes = ratchet(found.write.validate(spec, ctx), spec, previous);
   if (causes.length > 0) return { causes };

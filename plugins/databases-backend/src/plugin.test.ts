@@ -292,6 +292,13 @@ describe('databases backend against the emulator and the aggregated apiserver', 
     expect(res.body.items.map((e: any) => e.spec.engine).sort()).toEqual(
       ['elasticsearch', 'mariadb', 'mysql', 'rabbitmq', 'redis'],
     );
+    // The request form is built from these: what the apiserver states (sizes, replica rules, age) passes untouched.
+    const served = system.apiserver.store.engines().find(e => e.spec.engine === 'mariadb')!;
+    const relayed = res.body.items.find((e: any) => e.spec.engine === 'mariadb');
+    expect(relayed.spec).toEqual(served.spec);
+    expect(relayed.spec.sizes.length).toBeGreaterThan(0);
+    expect(relayed.spec.replicas.galera).toMatchObject({ min: 3, odd: true });
+    expect(relayed.metadata.creationTimestamp).toBe(served.metadata.creationTimestamp);
     const down = await request(server).get('/api/databases/clusters/down/engines').set('Authorization', dave);
     expect(down.status).toBe(503);
   });

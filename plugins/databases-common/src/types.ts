@@ -151,8 +151,38 @@ export interface DatabaseEngineSpec {
     topologies: DatabaseTopology[];
   }>;
   topologies: DatabaseTopology[];
+  /** Versions offered for new instances and upgrades, newest first (the platform may narrow them). */
   versions: string[];
   defaults?: Partial<DatabaseInstanceSpec>;
+  /** Size presets, smallest first (absent from apiservers that predate them). */
+  sizes?: EngineSize[];
+  /** Per offered topology: the replica counts it allows (absent from apiservers that predate them). */
+  replicas?: Partial<Record<DatabaseTopology, EngineReplicas>>;
+}
+
+/** A size preset: what a developer picks instead of typing storage and resources. */
+export interface EngineSize {
+  /** Unique per engine, e.g. `small`. */
+  name: string;
+  /** What the portal shows, e.g. `Small`. */
+  title: string;
+  storage: { size: string };
+  resources: {
+    requests: { cpu: string; memory: string };
+    limits?: ResourceList;
+  };
+}
+
+/** The replica counts one topology allows, and what a new instance gets. */
+export interface EngineReplicas {
+  min: number;
+  /** No upper bound when absent. */
+  max?: number;
+  /** Only odd counts (quorum-based topologies). */
+  odd?: boolean;
+  default: number;
+  /** The rule in words: what the apiserver answers for a count outside it. */
+  description: string;
 }
 
 export interface DatabaseEngineStatus {

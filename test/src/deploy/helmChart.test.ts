@@ -11,6 +11,7 @@ import {
   theObject,
   type K8sObject,
 } from './support/manifests';
+import { defaultOptions, validateOptions } from '@internal/databases-apiserver';
 import {
   chartDir,
   helmBinary,
@@ -657,5 +658,90 @@ describe('values', () => {
     expect(
       theObject(plain, 'Deployment').spec.template.spec.containers[0].image,
     ).toMatch(new RegExp(`:${appVersion}$`));
+  });
+});
+
+describe('engineConfig', () => {
+  const ENGINE_CONFIG = {
+    engines: {
+      mariadb: {
+        versions: ['11.8', '11.4'],
+        sizes: [
+          {
+            name: 'small',
+            title: 'Small',
+            storage: { size: '20Gi' },
+            resources: { requests: { cpu: '500m', memory: '1Gi' }, limits: { memory: '2Gi' } },
+          },
+        ],
+      },
+    },
+  };
+  const MOUNT = '/etc/dbaas/engine-config';
+  /** Renders with `engineConfig` from a values file, as a platform team would pass it. */
+  function renderWith(engineConfig: unknown): K8sObject[] {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'dbaas-values-'));
+    try {
+      const file = path.join(dir, 'values.yaml');
+      writeFileSync(file, JSON.stringify({ engineConfig }));
+      return parseManifests(helmTemplate(['-f', file]));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('renders nothing and passes no flag by default', () => {
+    expect(plain.some(o => o.kind === 'ConfigMap')).toBe(false);
+    const pod = theObject(plain, 'Deployment').spec.template;
+    expect(pod.spec.containers[0].args.some((a: string) => a.startsWith('--engine-config'))).toBe(false);
+    expect(pod.metadata.annotations['checksum/engine-config']).toBeUndefined();
+  });
+
+  it('renders the values into a ConfigMap mounted into the pods and passed as --engine-config', () => {
+    const objects = renderWith(ENGINE_CONFIG);
+    const configMap = theObject(objects, 'ConfigMap', 'dbaas-apiserver-engine-config');
+    expect(configMap.metadata.namespace).toBe('dbaas-system');
+    const text = configMap.data['engines.yaml'];
+    expect(parseManifests(text)).toEqual([ENGINE_CONFIG]);
+    // What the apiserver itself checks at start accepts it.
+    const problems = validateOptions(
+      { ...defaultOptions(), tlsCertFile: '/c', tlsKeyFile: '/k', engineConfig: `${MOUNT}/engines.yaml` },
+      { readFile: () => text },
+    );
+    expect(problems).toEqual([]);
+
+    const pod = theObject(objects, 'Deployment').spec.template;
+    const container = pod.spec.containers[0];
+    expect(container.args).toContain(`--engine-config=${MOUNT}/engines.yaml`);
+    const mount = container.volumeMounts.find((m: any) => m.mountPath === MOUNT);
+    expect(mount).toMatchObject({ readOnly: true });
+    expect(pod.spec.volumes.find((v: any) => v.name === mount.name)).toEqual({
+      name: mount.name,
+      configMap: { name: 'dbaas-apiserver-engine-config' },
+    });
+  });
+
+  it('rolls the pods when the config changes (the apiserver reads it at start)', () => {
+    const checksum = (config: unknown) =>
+      theObject(renderWith(config), 'Deployment').spec.template.metadata.annotations['checksum/engine-config'];
+    const narrower = { engines: { mariadb: { versions: ['11.8'] } } };
+    expect(checksum(ENGINE_CONFIG)).toMatch(/^[0-9a-f]{64}$/);
+    expect(checksum(narrower)).not.toBe(checksum(ENGINE_CONFIG));
+  });
+
+  it('is checked by the chart schema: the engines key, nothing else', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'dbaas-values-'));
+    try {
+      const file = path.join(dir, 'values.yaml');
+      writeFileSync(file, JSON.stringify({ engineConfig: { mariadb: { versions: ['11.4'] } } }));
+      const r = run(helmBinary(), ['template', 'dbaas', chartDir, '-n', 'dbaas-system', '-f', file]);
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toMatch(/engineConfig/);
+      writeFileSync(file, JSON.stringify({ engineConfig: ENGINE_CONFIG }));
+      const lint = run(helmBinary(), ['lint', '--strict', chartDir, '-f', file]);
+      expect(lint.stderr + lint.stdout).toContain('0 chart(s) failed');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { checkUpdate } from '../../writes/checkUpdate';
 import { endpointsWithUris } from '../../writes/connectionEndpoints';
 import type { EngineRules } from '../../writes/EngineRules';
+import { replicaRulesOf } from '../../writes/replicaRule';
 import { type FieldCause, forbidden } from '../../writes/FieldCause';
 import {
   cloneObject,
@@ -28,7 +29,18 @@ export const eckRules: EngineRules = {
   topologies: ['cluster'],
   // ECK 3.x samples use 9.4.3; 8.x from 8.18 can still be upgraded to 9.
   versions: ['9.4.3', '8.19.0', '8.18.0'],
-  replicasProblem: () => undefined,
+  runnableVersions: {
+    min: '8.0.0',
+    parts: 3,
+    source:
+      'ECK runs Elasticsearch 8 and 9 (7.x only with a deprecation warning) and its spec.version is a full major.minor.patch',
+  },
+  replicas: replicaRulesOf({
+    cluster: {
+      min: 1,
+      message: 'an Elasticsearch cluster needs at least 1 node',
+    },
+  }),
   storageGrowth: true, // ECK expands data claims when the storage class allows expansion
   scaleDown: true,
 };
@@ -52,6 +64,7 @@ const elasticUserSecret = (name: string) => `${name}-es-elastic-user`;
 /** The write side for Elasticsearch objects: one node set `default` holding every node. */
 export function eckWriteSide(kind: SourceKind): AdapterWriteSide {
   return {
+    rules: eckRules,
     topologies: ['cluster'],
     defaultTopology: 'cluster',
     defaults: () => ({

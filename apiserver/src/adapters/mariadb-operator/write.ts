@@ -2,6 +2,7 @@ import type { DatabaseTopology } from '@internal/plugin-databases-common';
 import { checkUpdate } from '../../writes/checkUpdate';
 import { endpointsWithUris } from '../../writes/connectionEndpoints';
 import type { EngineRules } from '../../writes/EngineRules';
+import { replicaRulesOf } from '../../writes/replicaRule';
 import { withVersion } from '../../writes/imageRef';
 import {
   cloneObject,
@@ -38,16 +39,28 @@ export const mariadbRules: EngineRules = {
   topologies: ['standalone', 'replication', 'galera'],
   // Community >= 10.6; 11.4 (LTS) is our default, 11.8 the operator's own.
   versions: ['11.8', '11.4', '10.11', '10.6'],
-  replicasProblem(topology, n) {
-    if (topology === 'standalone' && n !== 1)
-      return 'standalone runs exactly 1 replica';
-    if (topology === 'replication' && n < 2)
-      return 'replication needs at least 2 replicas (a primary and a replica)';
-    // The CRD's own rule (replicasAllowEvenNumber aside): an even Galera cluster can split brain.
-    if (topology === 'galera' && (n < 3 || n % 2 === 0))
-      return 'galera needs an odd number of replicas, at least 3';
-    return undefined;
+  runnableVersions: {
+    min: '10.6',
+    source: 'mariadb-operator supports MariaDB Community 10.6 and later',
   },
+  replicas: replicaRulesOf({
+    standalone: {
+      min: 1,
+      max: 1,
+      message: 'standalone runs exactly 1 replica',
+    },
+    replication: {
+      min: 2,
+      message:
+        'replication needs at least 2 replicas (a primary and a replica)',
+    },
+    // The CRD's own rule (replicasAllowEvenNumber aside): an even Galera cluster can split brain.
+    galera: {
+      min: 3,
+      odd: true,
+      message: 'galera needs an odd number of replicas, at least 3',
+    },
+  }),
   storageGrowth: true, // spec.storage.resizeInUseVolumes defaults to true
   scaleDown: true,
 };
@@ -81,6 +94,7 @@ function topologySpec(topology: DatabaseTopology | undefined) {
 /** The write side for MariaDB objects. */
 export function mariadbWriteSide(kind: SourceKind): AdapterWriteSide {
   return {
+    rules: mariadbRules,
     topologies: [...mariadbRules.topologies],
     defaultTopology: 'standalone',
     defaults: (topology): InstanceDefaults => ({

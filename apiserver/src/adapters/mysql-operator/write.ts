@@ -5,6 +5,7 @@ import {
 import { checkUpdate } from '../../writes/checkUpdate';
 import { endpointsWithUris } from '../../writes/connectionEndpoints';
 import type { EngineRules } from '../../writes/EngineRules';
+import { replicaRulesOf } from '../../writes/replicaRule';
 import {
   cloneObject,
   operatorMetadata,
@@ -37,9 +38,21 @@ export const mysqlRules: EngineRules = {
   topologies: ['innodbcluster'],
   // 9.1.0 is the operator's default (9.1.0-2.2.2); 8.4 and 8.0 are LTS lines it supports (>= 8.0.27).
   versions: ['9.1.0', '8.4.3', '8.0.40'],
-  replicasProblem: (_topology, n) =>
+  runnableVersions: {
+    min: '8.0.27',
+    max: '9.1.0',
+    parts: 3,
+    source:
+      'mysql-operator runs MySQL 8.0.27 to 9.1.0 (MIN_SUPPORTED_MYSQL_VERSION, its default) and its CRD requires major.minor.patch',
+  },
+  replicas: replicaRulesOf({
     // Group Replication has at most 9 members (the CRD's maximum too).
-    n > 9 ? 'an InnoDB Cluster has between 1 and 9 members' : undefined,
+    innodbcluster: {
+      min: 1,
+      max: 9,
+      message: 'an InnoDB Cluster has between 1 and 9 members',
+    },
+  }),
   // The datadir claim template is copied into the StatefulSet, whose claim templates cannot
   // change; the operator does not expand existing claims.
   storageGrowth: false,
@@ -65,6 +78,7 @@ function mysqlContainer(spec: Record<string, any>): Record<string, any> {
 /** The write side for InnoDBCluster objects. */
 export function mysqlWriteSide(kind: SourceKind): AdapterWriteSide {
   return {
+    rules: mysqlRules,
     topologies: ['innodbcluster'],
     defaultTopology: 'innodbcluster',
     defaults: () => ({

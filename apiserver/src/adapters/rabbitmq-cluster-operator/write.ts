@@ -1,6 +1,7 @@
 import { checkUpdate } from '../../writes/checkUpdate';
 import { endpointsWithUris } from '../../writes/connectionEndpoints';
 import type { EngineRules } from '../../writes/EngineRules';
+import { replicaRulesOf } from '../../writes/replicaRule';
 import { withVersion } from '../../writes/imageRef';
 import {
   cloneObject,
@@ -25,14 +26,24 @@ export const rabbitmqRules: EngineRules = {
   topologies: ['standalone', 'cluster'],
   // 4.2.6 is the operator's default image (v2.22.3); 3.13 is the last 3.x line.
   versions: ['4.2.6', '3.13.7'],
-  replicasProblem(topology, n) {
-    if (topology === 'standalone' && n !== 1)
-      return 'standalone runs exactly 1 replica';
-    // The CRD's advice: an odd size keeps exactly one quorum when the network partitions.
-    if (topology === 'cluster' && (n < 3 || n % 2 === 0))
-      return 'a RabbitMQ cluster needs an odd number of nodes, at least 3';
-    return undefined;
+  runnableVersions: {
+    min: '3.13',
+    source:
+      'rabbitmq-cluster-operator runs the RabbitMQ versions still supported upstream: 3.13 and 4.x',
   },
+  replicas: replicaRulesOf({
+    standalone: {
+      min: 1,
+      max: 1,
+      message: 'standalone runs exactly 1 replica',
+    },
+    // The CRD's advice: an odd size keeps exactly one quorum when the network partitions.
+    cluster: {
+      min: 3,
+      odd: true,
+      message: 'a RabbitMQ cluster needs an odd number of nodes, at least 3',
+    },
+  }),
   storageGrowth: true, // the operator expands persistence claims
   // ReconcileSuccess=False, UnsupportedOperation: "Cluster Scale down not supported".
   scaleDown: false,
@@ -52,6 +63,7 @@ function defaultUserSecret(source: KubeObject): string {
 /** The write side for RabbitmqCluster objects (standalone = 1 replica, cluster = more). */
 export function rabbitmqWriteSide(kind: SourceKind): AdapterWriteSide {
   return {
+    rules: rabbitmqRules,
     topologies: [...rabbitmqRules.topologies],
     defaultTopology: 'standalone',
     defaults: topology => ({

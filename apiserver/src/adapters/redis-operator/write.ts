@@ -6,6 +6,7 @@ import {
 import { checkUpdate } from '../../writes/checkUpdate';
 import { endpointsWithUris } from '../../writes/connectionEndpoints';
 import type { EngineRules } from '../../writes/EngineRules';
+import { replicaRulesOf } from '../../writes/replicaRule';
 import { withVersion } from '../../writes/imageRef';
 import {
   cloneObject,
@@ -43,16 +44,27 @@ export const redisRules: EngineRules = {
   topologies: ['standalone', 'replication', 'sentinel', 'cluster'],
   // Redis >= 6; images quay.io/opstree/redis:v<version>.
   versions: ['7.0.15', '6.2.14'],
-  replicasProblem(topology, n) {
-    if (topology === 'standalone' && n !== 1)
-      return 'standalone runs exactly 1 replica';
-    if ((topology === 'replication' || topology === 'sentinel') && n < 2)
-      return `${topology} needs at least 2 replicas (a master and a replica)`;
-    // Redis Cluster needs three masters to agree on failover; replicas counts shards (masters).
-    if (topology === 'cluster' && n < 3)
-      return 'a Redis Cluster needs at least 3 shards';
-    return undefined;
+  runnableVersions: {
+    min: '6',
+    source: 'redis-operator supports Redis 6 and later',
   },
+  replicas: replicaRulesOf({
+    standalone: {
+      min: 1,
+      max: 1,
+      message: 'standalone runs exactly 1 replica',
+    },
+    replication: {
+      min: 2,
+      message: 'replication needs at least 2 replicas (a master and a replica)',
+    },
+    sentinel: {
+      min: 2,
+      message: 'sentinel needs at least 2 replicas (a master and a replica)',
+    },
+    // Redis Cluster needs three masters to agree on failover; replicas counts shards (masters).
+    cluster: { min: 3, message: 'a Redis Cluster needs at least 3 shards' },
+  }),
   storageGrowth: true, // the operator expands the claims of its StatefulSets
   scaleDown: true,
 };
@@ -85,6 +97,7 @@ export function redisWriteSide(
   const kindFor = (topology: DatabaseTopology) =>
     kinds[topology as keyof typeof kinds] ?? kinds.standalone;
   return {
+    rules: redisRules,
     topologies: [...redisRules.topologies],
     defaultTopology: 'standalone',
     defaults: topology => ({

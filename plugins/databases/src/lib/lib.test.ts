@@ -1,31 +1,21 @@
 import { describe, expect, it } from '@jest/globals';
 import { DATABASE_PHASES, type DatabaseEngine } from '@internal/plugin-databases-common';
+import { makeEngine, makeSize } from '../testUtils/FakeDatabasesApi';
 import { DatabasesApiError } from '../api/DatabasesApiError';
 import { explainError } from './explainError';
 import { instancePath, matchDatabasesPath } from './databasesPath';
 import { phaseStyle } from './phaseStyle';
 import {
+  CUSTOM_SIZE,
   engineDefaults,
   RequestFormValues,
   serverErrorsToFields,
+  sizeLabel,
   toCreateRequest,
   validateRequest,
 } from './requestForm';
 
-const mariadb: DatabaseEngine = {
-  apiVersion: 'dbaas.platform.dev/v1alpha1',
-  kind: 'DatabaseEngine',
-  metadata: { name: 'mariadb' },
-  spec: {
-    engine: 'mariadb',
-    operator: 'mariadb-operator',
-    capabilityLevel: 4,
-    kinds: [],
-    topologies: ['standalone', 'replication', 'galera'],
-    versions: ['11.4', '10.11'],
-  },
-  status: { installed: true, instances: 0, phases: {} },
-};
+const mariadb: DatabaseEngine = makeEngine('mariadb');
 
 const valid: RequestFormValues = {
   cluster: 'dev',
@@ -37,7 +27,7 @@ const valid: RequestFormValues = {
   version: '11.4',
   replicas: '3',
   size: 'small',
-  storage: '1Gi',
+  storage: '10Gi',
   cpu: '250m',
   memory: '512Mi',
 };
@@ -62,6 +52,7 @@ describe('phaseStyle', () => {
 describe('validateRequest', () => {
   it('accepts a valid request', () => {
     expect(validateRequest(valid, mariadb)).toEqual({});
+    expect(validateRequest({ ...valid, size: CUSTOM_SIZE, storage: '3Gi', cpu: '', memory: '' }, mariadb)).toEqual({});
   });
   it.each<[string, Partial<RequestFormValues>, string]>([
     ['empty name', { name: '' }, 'name'],
@@ -77,12 +68,35 @@ describe('validateRequest', () => {
     ['even galera', { replicas: '4' }, 'replicas'],
     ['galera of one', { replicas: '1' }, 'replicas'],
     ['standalone with 2', { topology: 'standalone', replicas: '2' }, 'replicas'],
+    ['a size the engine does not offer', { size: 'huge' }, 'size'],
     ['bad storage', { storage: 'ten gigs' }, 'storage'],
     ['bad cpu', { cpu: '1 core' }, 'cpu'],
     ['bad memory', { memory: '1 GB' }, 'memory'],
   ])('flags %s on the %s field', (_name, change, field) => {
     const errors = validateRequest({ ...valid, ...change }, mariadb);
     expect(Object.keys(errors)).toEqual([field]);
+  });
+  it("speaks the engine's replica rule in its own words", () => {
+    expect(validateRequest({ ...valid, replicas: '4' }, mariadb).replicas).toBe(
+      'galera needs an odd number of replicas, at least 3',
+    );
+    const stricter = makeEngine('mariadb', true, {
+      replicas: { galera: { min: 5, max: 7, odd: true, default: 5, description: 'Galera here runs 5 or 7 members' } },
+    });
+    for (const [replicas, error] of [
+      ['3', 'Galera here runs 5 or 7 members'],
+      ['5', undefined],
+      ['6', 'Galera here runs 5 or 7 members'],
+      ['7', undefined],
+      ['9', 'Galera here runs 5 or 7 members'],
+    ]) {
+      expect([replicas, validateRequest({ ...valid, replicas: replicas! }, stricter).replicas]).toEqual([replicas, error]);
+    }
+  });
+  it('knows no limit of its own: without a rule any whole number from 1 is fine', () => {
+    const ruleless = makeEngine('mariadb', true, { replicas: undefined });
+    expect(validateRequest({ ...valid, replicas: '12' }, ruleless)).toEqual({});
+    expect(validateRequest({ ...valid, replicas: '12' }, undefined).replicas).toBeUndefined();
   });
   it('flags an engine whose operator is not installed', () => {
     const errors = validateRequest(valid, { ...mariadb, status: { ...mariadb.status, installed: false } });
@@ -91,8 +105,8 @@ describe('validateRequest', () => {
 });
 
 describe('toCreateRequest', () => {
-  it('builds the backend request', () => {
-    expect(toCreateRequest({ ...valid, entityRef: 'component:default/orders' }, true)).toEqual({
+  it("sends a size as the engine states it, limits included", () => {
+    expect(toCreateRequest({ ...valid, entityRef: 'component:default/orders' }, true, mariadb)).toEqual({
       name: 'orders-db',
       owner: 'group:default/team-a',
       entityRef: 'component:default/orders',
@@ -102,13 +116,18 @@ describe('toCreateRequest', () => {
         version: '11.4',
         topology: 'galera',
         replicas: 3,
-        storage: { size: '1Gi' },
-        resources: { requests: { cpu: '250m', memory: '512Mi' } },
+        storage: { size: '10Gi' },
+        resources: { requests: { cpu: '250m', memory: '512Mi' }, limits: { memory: '1Gi' } },
       },
     });
   });
+  it('sends a custom size as typed', () => {
+    const request = toCreateRequest({ ...valid, size: CUSTOM_SIZE, storage: '3Gi', cpu: '2', memory: '6Gi' }, false, mariadb);
+    expect(request.spec.storage).toEqual({ size: '3Gi' });
+    expect(request.spec.resources).toEqual({ requests: { cpu: '2', memory: '6Gi' } });
+  });
   it('leaves out empty resources and dryRun', () => {
-    const request = toCreateRequest({ ...valid, cpu: '', memory: '' }, false);
+    const request = toCreateRequest({ ...valid, size: CUSTOM_SIZE, cpu: '', memory: '' }, false, mariadb);
     expect(request.spec.resources).toBeUndefined();
     expect(request.dryRun).toBeUndefined();
   });
@@ -134,19 +153,42 @@ describe('serverErrorsToFields', () => {
 });
 
 describe('engineDefaults', () => {
-  it('prefers the engine defaults', () => {
-    expect(engineDefaults({ ...mariadb, spec: { ...mariadb.spec, defaults: { topology: 'replication', replicas: 2, version: '10.11' } } })).toEqual({
-      topology: 'replication',
-      version: '10.11',
-      replicas: '2',
+  it("takes everything from the engine: default topology, its replicas, version and first size", () => {
+    expect(engineDefaults(mariadb)).toEqual({
+      topology: 'standalone',
+      version: '11.4',
+      replicas: '1',
+      size: 'small',
+      storage: '10Gi',
+      cpu: '250m',
+      memory: '512Mi',
     });
+    const engine = makeEngine('mariadb', true, {
+      defaults: { topology: 'replication', replicas: 2, version: '10.11' },
+      sizes: [makeSize('tiny', '2Gi', '50m', '64Mi')],
+    });
+    expect(engineDefaults(engine)).toMatchObject({ topology: 'replication', version: '10.11', replicas: '3', size: 'tiny', storage: '2Gi' });
   });
-  it('falls back to first topology and version, 3 replicas for quorum topologies', () => {
-    expect(engineDefaults({ ...mariadb, spec: { ...mariadb.spec, topologies: ['galera'] } })).toEqual({
+  it('falls back to the first topology and version, the fewest replicas allowed and a custom size', () => {
+    const bare = makeEngine('mariadb', true, {
+      topologies: ['galera'],
+      defaults: undefined,
+      sizes: undefined,
+      replicas: { galera: { min: 3, odd: true, default: 5, description: 'odd, at least 3' } },
+    });
+    expect(engineDefaults(bare)).toEqual({
       topology: 'galera',
       version: '11.4',
-      replicas: '3',
+      replicas: '5',
+      size: CUSTOM_SIZE,
+      storage: '',
+      cpu: '',
+      memory: '',
     });
+    expect(engineDefaults({ ...bare, spec: { ...bare.spec, replicas: undefined } }).replicas).toBe('1');
+  });
+  it('labels a size with its numbers', () => {
+    expect(sizeLabel(mariadb.spec.sizes![0])).toBe('Small (250m CPU, 512Mi memory, 10Gi storage)');
   });
 });
 

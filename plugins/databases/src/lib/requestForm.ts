@@ -3,6 +3,8 @@ import type {
   DatabaseEngine,
   DatabasesFieldError,
   DatabaseTopology,
+  EngineReplicas,
+  EngineSize,
 } from '@internal/plugin-databases-common';
 
 /** What the request form holds; strings as typed, so validation can speak about them. */
@@ -15,7 +17,8 @@ export interface RequestFormValues {
   topology: string;
   version: string;
   replicas: string;
-  size: SizeName;
+  /** The name of one of the engine's sizes, or {@link CUSTOM_SIZE}. */
+  size: string;
   storage: string;
   cpu: string;
   memory: string;
@@ -27,21 +30,37 @@ export type RequestFormField = Exclude<keyof RequestFormValues, 'entityRef'>;
 /** Errors by field; `general` for what belongs to no field. */
 export type RequestFormErrors = Partial<Record<RequestFormField | 'general', string>>;
 
-export type SizeName = 'small' | 'medium' | 'large' | 'custom';
-
-/** Size presets: a developer picks a size, the platform's numbers fill in. */
-export const SIZES: Record<Exclude<SizeName, 'custom'>, { label: string; storage: string; cpu: string; memory: string }> = {
-  small: { label: 'Small (0.25 CPU, 512Mi, 1Gi disk)', storage: '1Gi', cpu: '250m', memory: '512Mi' },
-  medium: { label: 'Medium (0.5 CPU, 1Gi, 10Gi disk)', storage: '10Gi', cpu: '500m', memory: '1Gi' },
-  large: { label: 'Large (2 CPU, 4Gi, 50Gi disk)', storage: '50Gi', cpu: '2', memory: '4Gi' },
-};
+/** The size choice where the user types storage, CPU and memory. */
+export const CUSTOM_SIZE = 'custom';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const QUANTITY_BYTES = /^[0-9]+(\.[0-9]+)?(Ki|Mi|Gi|Ti|K|M|G|T)?$/;
 const QUANTITY_CPU = /^([0-9]+m|[0-9]+(\.[0-9]+)?)$/;
 
-/** Topologies that need an odd number of members to keep quorum. */
-const QUORUM_TOPOLOGIES: DatabaseTopology[] = ['galera', 'innodbcluster', 'sentinel'];
+/** The engine's size presets (none from an apiserver that predates them: only custom then). */
+export const engineSizes = (engine: DatabaseEngine | undefined): EngineSize[] => engine?.spec.sizes ?? [];
+
+/** How a size reads in the picker: `Small (250m CPU, 512Mi memory, 10Gi storage)`. */
+export function sizeLabel(size: EngineSize): string {
+  const { cpu, memory } = size.resources.requests;
+  return `${size.title} (${cpu} CPU, ${memory} memory, ${size.storage.size} storage)`;
+}
+
+/** The replica counts the engine allows for a topology, when it says. */
+export const replicaRule = (engine: DatabaseEngine | undefined, topology: string): EngineReplicas | undefined =>
+  engine?.spec.replicas?.[topology as DatabaseTopology];
+
+/**
+ * What is wrong with a typed replica count, or undefined when it is fine: a whole number of at
+ * least 1, then the engine's rule for the topology, in the engine's own words.
+ */
+export function replicasProblem(text: string, rule: EngineReplicas | undefined): string | undefined {
+  const n = Number(text);
+  if (!/^[0-9]+$/.test(text) || n < 1) return 'A whole number, at least 1.';
+  if (!rule) return undefined;
+  const allowed = n >= rule.min && (rule.max === undefined || n <= rule.max) && !(rule.odd && n % 2 === 0);
+  return allowed ? undefined : rule.description;
+}
 
 /** Validates the form as the user types. Returns no entry for a field that is fine. */
 export function validateRequest(
@@ -70,15 +89,11 @@ export function validateRequest(
   if (engine && values.version && engine.spec.versions.length > 0 && !engine.spec.versions.includes(values.version)) {
     errors.version = `Available: ${engine.spec.versions.join(', ')}.`;
   }
-  const replicas = Number(values.replicas);
-  if (!/^[0-9]+$/.test(values.replicas) || replicas < 1) {
-    errors.replicas = 'A whole number, at least 1.';
-  } else if (replicas > 9) {
-    errors.replicas = 'At most 9 from the portal; ask the platform team for more.';
-  } else if (QUORUM_TOPOLOGIES.includes(values.topology as DatabaseTopology) && (replicas < 3 || replicas % 2 === 0)) {
-    errors.replicas = `${values.topology} needs an odd number of at least 3 members to keep quorum.`;
-  } else if (values.topology === 'standalone' && replicas !== 1) {
-    errors.replicas = 'A standalone instance has exactly 1 replica.';
+  const replicas = replicasProblem(values.replicas, replicaRule(engine, values.topology));
+  if (replicas) errors.replicas = replicas;
+  const sizes = engineSizes(engine);
+  if (engine && values.size !== CUSTOM_SIZE && !sizes.some(s => s.name === values.size)) {
+    errors.size = `Pick ${[...sizes.map(s => s.title), 'Custom'].join(', ')}.`;
   }
   if (!QUANTITY_BYTES.test(values.storage)) errors.storage = 'A size such as 10Gi.';
   if (values.cpu && !QUANTITY_CPU.test(values.cpu)) errors.cpu = 'CPU such as 500m or 2.';
@@ -86,9 +101,17 @@ export function validateRequest(
   return errors;
 }
 
-/** The backend request for valid form values. */
-export function toCreateRequest(values: RequestFormValues, dryRun: boolean): CreateInstanceRequest {
-  const resources =
+/**
+ * The backend request for valid form values. A size of the engine is sent as the engine states
+ * it (limits included); a custom size as the requests the user typed.
+ */
+export function toCreateRequest(
+  values: RequestFormValues,
+  dryRun: boolean,
+  engine?: DatabaseEngine,
+): CreateInstanceRequest {
+  const preset = engineSizes(engine).find(s => s.name === values.size);
+  const typed =
     values.cpu || values.memory
       ? {
           requests: {
@@ -97,6 +120,7 @@ export function toCreateRequest(values: RequestFormValues, dryRun: boolean): Cre
           },
         }
       : undefined;
+  const resources = preset ? JSON.parse(JSON.stringify(preset.resources)) : typed;
   return {
     name: values.name,
     owner: values.owner,
@@ -107,7 +131,7 @@ export function toCreateRequest(values: RequestFormValues, dryRun: boolean): Cre
       ...(values.version ? { version: values.version } : {}),
       ...(values.topology ? { topology: values.topology as DatabaseTopology } : {}),
       replicas: Number(values.replicas),
-      storage: { size: values.storage },
+      storage: { size: preset?.storage.size ?? values.storage },
       ...(resources ? { resources } : {}),
     },
   };
@@ -142,14 +166,45 @@ export function serverErrorsToFields(causes: DatabasesFieldError[]): RequestForm
   return errors;
 }
 
-/** Form values an engine suggests: its defaults, first topology and newest listed version. */
-export function engineDefaults(engine: DatabaseEngine): Pick<RequestFormValues, 'topology' | 'version' | 'replicas'> {
+/** The storage, CPU and memory fields a size fills in. */
+export function sizeValues(size: EngineSize): Pick<RequestFormValues, 'size' | 'storage' | 'cpu' | 'memory'> {
+  return {
+    size: size.name,
+    storage: size.storage.size,
+    cpu: size.resources.requests.cpu,
+    memory: size.resources.requests.memory,
+  };
+}
+
+/** The replicas a topology starts with: the engine's default for it, else the fewest it allows. */
+export function topologyReplicas(engine: DatabaseEngine, topology: string): string {
+  const rule = replicaRule(engine, topology);
+  const fallback = topology === engine.spec.defaults?.topology ? engine.spec.defaults?.replicas : undefined;
+  return String(rule?.default ?? fallback ?? rule?.min ?? 1);
+}
+
+/**
+ * Form values an engine suggests, all from its DatabaseEngine: its default topology (else the
+ * first), that topology's replicas, its default version (else the first listed) and its first
+ * size; without sizes, a custom size filled with its default storage and requests.
+ */
+export function engineDefaults(
+  engine: DatabaseEngine,
+): Pick<RequestFormValues, 'topology' | 'version' | 'replicas' | 'size' | 'storage' | 'cpu' | 'memory'> {
   const topology = engine.spec.defaults?.topology ?? engine.spec.topologies[0] ?? '';
-  const replicas =
-    engine.spec.defaults?.replicas ?? (QUORUM_TOPOLOGIES.includes(topology as DatabaseTopology) ? 3 : 1);
+  const [first] = engineSizes(engine);
+  const defaults = engine.spec.defaults;
   return {
     topology,
-    version: engine.spec.defaults?.version ?? engine.spec.versions[0] ?? '',
-    replicas: String(replicas),
+    version: defaults?.version ?? engine.spec.versions[0] ?? '',
+    replicas: topologyReplicas(engine, topology),
+    ...(first
+      ? sizeValues(first)
+      : {
+          size: CUSTOM_SIZE,
+          storage: defaults?.storage?.size ?? '',
+          cpu: defaults?.resources?.requests?.cpu ?? '',
+          memory: defaults?.resources?.requests?.memory ?? '',
+        }),
   };
 }

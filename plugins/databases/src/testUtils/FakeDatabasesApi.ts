@@ -1,8 +1,10 @@
 import { jest } from '@jest/globals';
 import type {
   DatabaseEngine,
+  DatabaseEngineSpec,
   DatabaseInstance,
   DatabasePhase,
+  EngineSize,
   InstanceEvent,
   ListInstancesResponse,
   PortalInstance,
@@ -59,19 +61,59 @@ export function makeInstance(options: {
   };
 }
 
-export function makeEngine(engine: DatabaseEngine['spec']['engine'], installed = true): DatabaseEngine {
+/** A size preset as an apiserver states it. */
+export function makeSize(name: string, storage: string, cpu: string, memory: string, memoryLimit?: string): EngineSize {
+  return {
+    name,
+    title: name[0].toUpperCase() + name.slice(1),
+    storage: { size: storage },
+    resources: { requests: { cpu, memory }, ...(memoryLimit ? { limits: { memory: memoryLimit } } : {}) },
+  };
+}
+
+/**
+ * A DatabaseEngine as the apiserver serves it: mariadb with its three topologies and their
+ * replica rules, any other engine as a standalone-only one; `spec` replaces parts of that.
+ */
+export function makeEngine(
+  engine: DatabaseEngine['spec']['engine'],
+  installed = true,
+  spec: Partial<DatabaseEngineSpec> = {},
+): DatabaseEngine {
+  const standalone = { min: 1, max: 1, default: 1, description: 'standalone runs exactly 1 replica' };
+  const base: DatabaseEngineSpec =
+    engine === 'mariadb'
+      ? {
+          engine,
+          operator: 'mariadb-operator',
+          capabilityLevel: 4,
+          kinds: [],
+          topologies: ['standalone', 'replication', 'galera'],
+          versions: ['11.4', '10.11'],
+          defaults: { engine, topology: 'standalone', version: '11.4', replicas: 1, storage: { size: '10Gi' } },
+          sizes: [makeSize('small', '10Gi', '250m', '512Mi', '1Gi'), makeSize('medium', '50Gi', '500m', '1Gi', '2Gi')],
+          replicas: {
+            standalone,
+            replication: { min: 2, default: 3, description: 'replication needs at least 2 replicas (a primary and a replica)' },
+            galera: { min: 3, odd: true, default: 3, description: 'galera needs an odd number of replicas, at least 3' },
+          },
+        }
+      : {
+          engine,
+          operator: `${engine}-operator`,
+          capabilityLevel: 3,
+          kinds: [],
+          topologies: ['standalone'],
+          versions: ['7.2'],
+          defaults: { engine, topology: 'standalone', version: '7.2', replicas: 1, storage: { size: '1Gi' } },
+          sizes: [makeSize('small', '1Gi', '100m', '128Mi')],
+          replicas: { standalone },
+        };
   return {
     apiVersion: 'dbaas.platform.dev/v1alpha1',
     kind: 'DatabaseEngine',
     metadata: { name: engine },
-    spec: {
-      engine,
-      operator: `${engine}-operator`,
-      capabilityLevel: 3,
-      kinds: [],
-      topologies: engine === 'mariadb' ? ['standalone', 'replication', 'galera'] : ['standalone'],
-      versions: engine === 'mariadb' ? ['11.4', '10.11'] : ['7.2'],
-    },
+    spec: { ...base, ...spec },
     status: { installed, instances: 0, phases: {} },
   };
 }

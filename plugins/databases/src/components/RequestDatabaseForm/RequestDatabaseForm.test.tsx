@@ -4,7 +4,7 @@ import { catalogApiMock } from '@backstage/plugin-catalog-react/testUtils';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { DatabasesApiError } from '../../api/DatabasesApiError';
 import { databasesApiRef } from '../../api/types';
-import { FakeDatabasesApi } from '../../testUtils/FakeDatabasesApi';
+import { FakeDatabasesApi, makeEngine } from '../../testUtils/FakeDatabasesApi';
 import { RequestDatabaseForm } from './RequestDatabaseForm';
 
 async function render(api: FakeDatabasesApi) {
@@ -82,6 +82,73 @@ describe('RequestDatabaseForm', () => {
     const { dryRun: _ignored, ...previewed } = dryRunRequest as any;
     expect(dryRun).toBeUndefined();
     expect(created).toEqual(previewed);
+  });
+
+  it('offers the sizes of the picked engine, sends the chosen one as the engine states it, or a custom one as typed', async () => {
+    const api = new FakeDatabasesApi();
+    await render(api);
+    await fillValid();
+    expect(screen.getByRole('button', { name: /^Size/ })).toHaveTextContent('Small (250m CPU, 512Mi memory, 10Gi storage)');
+    fireEvent.mouseDown(screen.getByRole('button', { name: /^Size/ }));
+    const listbox = await screen.findByRole('listbox');
+    expect(within(listbox).getAllByRole('option').map(o => o.textContent)).toEqual([
+      'Small (250m CPU, 512Mi memory, 10Gi storage)',
+      'Medium (500m CPU, 1Gi memory, 50Gi storage)',
+      'Custom',
+    ]);
+    fireEvent.click(within(listbox).getByRole('option', { name: /^Medium/ }));
+    const storage = screen.getByRole('textbox', { name: /^Storage/ });
+    await waitFor(() => expect(storage).toHaveValue('50Gi'));
+    expect(storage).toBeDisabled();
+    fireEvent.click(screen.getByRole('button', { name: 'Preview' }));
+    await waitFor(() => expect(api.createInstance).toHaveBeenCalledTimes(1));
+    expect(api.createInstance.mock.calls[0][2]).toMatchObject({
+      spec: { storage: { size: '50Gi' }, resources: { requests: { cpu: '500m', memory: '1Gi' }, limits: { memory: '2Gi' } } },
+    });
+
+    await pick('Size', 'Custom');
+    expect(storage).toBeEnabled();
+    type(/^Storage/, '3Gi');
+    type(/^CPU request/, '2');
+    type(/^Memory request/, '6 GB');
+    expect(await screen.findByText('Memory such as 1Gi.')).toBeInTheDocument();
+    type(/^Memory request/, '6Gi');
+    fireEvent.click(screen.getByRole('button', { name: 'Preview' }));
+    await waitFor(() => expect(api.createInstance).toHaveBeenCalledTimes(2));
+    const { spec } = api.createInstance.mock.calls[1][2] as any;
+    expect(spec.storage).toEqual({ size: '3Gi' });
+    expect(spec.resources).toEqual({ requests: { cpu: '2', memory: '6Gi' } });
+  });
+
+  it("checks replicas with the engine's own rule and words as the user types", async () => {
+    const api = new FakeDatabasesApi();
+    const strict = { min: 5, max: 7, odd: true, default: 5, description: 'Galera here runs 5 or 7 members' };
+    api.listEngines.mockResolvedValue({
+      cluster: 'dev',
+      items: [makeEngine('mariadb', true, { replicas: { ...makeEngine('mariadb').spec.replicas, galera: strict } })],
+    });
+    await render(api);
+    await fillValid();
+    const replicas = screen.getByRole('textbox', { name: /^Replicas/ });
+    expect(replicas).toHaveValue('5');
+    type(/^Replicas/, '3');
+    await waitFor(() => expect(replicas).toHaveAccessibleDescription('Galera here runs 5 or 7 members'));
+    type(/^Replicas/, '7');
+    await waitFor(() => expect(replicas).not.toHaveAttribute('aria-invalid', 'true'));
+    await pick('Topology', 'standalone');
+    await waitFor(() => expect(replicas).toHaveValue('1'));
+    type(/^Replicas/, '2');
+    await waitFor(() => expect(replicas).toHaveAccessibleDescription('standalone runs exactly 1 replica'));
+  });
+
+  it('offers only a custom size, prefilled with the defaults, when the engine states no sizes', async () => {
+    const api = new FakeDatabasesApi();
+    api.listEngines.mockResolvedValue({ cluster: 'dev', items: [makeEngine('mariadb', true, { sizes: undefined })] });
+    await render(api);
+    await pick('Engine', 'mariadb');
+    expect(screen.getByRole('button', { name: /^Size/ })).toHaveTextContent('Custom');
+    expect(screen.getByRole('textbox', { name: /^Storage/ })).toHaveValue('10Gi');
+    expect(screen.getByRole('textbox', { name: /^Storage/ })).toBeEnabled();
   });
 
   it("shows the server's field errors next to the fields", async () => {

@@ -30,14 +30,17 @@ import { databasesApiRef } from '../../api/types';
 import { useBasePath } from '../../hooks/useBasePath';
 import { instancePath } from '../../lib/databasesPath';
 import {
+  CUSTOM_SIZE,
   engineDefaults,
+  engineSizes,
   RequestFormErrors,
   RequestFormField,
   RequestFormValues,
   serverErrorsToFields,
-  SIZES,
-  SizeName,
+  sizeLabel,
+  sizeValues,
   toCreateRequest,
+  topologyReplicas,
   validateRequest,
 } from '../../lib/requestForm';
 import { ErrorExplanation } from '../ErrorExplanation';
@@ -51,10 +54,11 @@ const EMPTY: RequestFormValues = {
   topology: '',
   version: '',
   replicas: '1',
-  size: 'small',
-  storage: SIZES.small.storage,
-  cpu: SIZES.small.cpu,
-  memory: SIZES.small.memory,
+  // Sizes, like everything engine-specific, arrive with the engine the user picks.
+  size: '',
+  storage: '',
+  cpu: '',
+  memory: '',
 };
 
 /** The user's groups; when they have none, every group in the catalog (the backend's policy decides). */
@@ -182,15 +186,11 @@ export function RequestDatabaseForm() {
         const picked = engines?.find(e => e.spec.engine === value);
         if (picked) Object.assign(next, engineDefaults(picked));
       }
-      if (field === 'size' && value !== 'custom') {
-        const { storage, cpu, memory } = SIZES[value as Exclude<SizeName, 'custom'>];
-        Object.assign(next, { storage, cpu, memory });
+      if (field === 'size') {
+        const preset = engineSizes(engine).find(s => s.name === value);
+        if (preset) Object.assign(next, sizeValues(preset));
       }
-      if (field === 'topology') {
-        const quorum = ['galera', 'innodbcluster', 'sentinel'].includes(value);
-        if (quorum && Number(next.replicas) < 3) next.replicas = '3';
-        if (value === 'standalone') next.replicas = '1';
-      }
+      if (field === 'topology' && engine) next.replicas = topologyReplicas(engine, value);
       if (field === 'owner' && !touched.has('namespace')) next.namespace = parseEntityRef(value).name;
       return next;
     });
@@ -202,7 +202,7 @@ export function RequestDatabaseForm() {
     setBusy(dryRun ? 'preview' : 'create');
     setRequestError(undefined);
     try {
-      const result = await api.createInstance(values.cluster, values.namespace, toCreateRequest(values, dryRun));
+      const result = await api.createInstance(values.cluster, values.namespace, toCreateRequest(values, dryRun, engine));
       setServerErrors({});
       if (dryRun) setPreview({ key, result });
       else navigate(instancePath(basePath, { cluster: values.cluster, namespace: values.namespace, name: values.name }));
@@ -319,23 +319,23 @@ export function RequestDatabaseForm() {
                   <Field field="namespace" label="Namespace" show={show('namespace')} {...fieldProps} />
                 </Grid>
                 <Grid item xs={12} sm={6}>
-                  <Field field="size" label="Size" select show={show('size')} {...fieldProps}>
-                    {Object.entries(SIZES).map(([k, s]) => (
-                      <MenuItem key={k} value={k}>
-                        {s.label}
+                  <Field field="size" label="Size" select show={show('size')} disabled={!engine} {...fieldProps}>
+                    {engineSizes(engine).map(s => (
+                      <MenuItem key={s.name} value={s.name}>
+                        {sizeLabel(s)}
                       </MenuItem>
                     ))}
-                    <MenuItem value="custom">Custom</MenuItem>
+                    <MenuItem value={CUSTOM_SIZE}>Custom</MenuItem>
                   </Field>
                 </Grid>
                 <Grid item xs={12} sm={6}>
-                  <Field field="storage" label="Storage" show={show('storage')} disabled={values.size !== 'custom'} {...fieldProps} />
+                  <Field field="storage" label="Storage" show={show('storage')} disabled={values.size !== CUSTOM_SIZE} {...fieldProps} />
                 </Grid>
                 <Grid item xs={12} sm={6}>
-                  <Field field="cpu" label="CPU request" show={show('cpu')} disabled={values.size !== 'custom'} {...fieldProps} />
+                  <Field field="cpu" label="CPU request" show={show('cpu')} disabled={values.size !== CUSTOM_SIZE} {...fieldProps} />
                 </Grid>
                 <Grid item xs={12} sm={6}>
-                  <Field field="memory" label="Memory request" show={show('memory')} disabled={values.size !== 'custom'} {...fieldProps} />
+                  <Field field="memory" label="Memory request" show={show('memory')} disabled={values.size !== CUSTOM_SIZE} {...fieldProps} />
                 </Grid>
               </Grid>
               {requestError !== undefined && (
