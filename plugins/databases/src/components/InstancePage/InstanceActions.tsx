@@ -1,5 +1,5 @@
 import { useApi } from '@backstage/core-plugin-api';
-import type { DatabaseInstance, PortalInstance } from '@internal/plugin-databases-common';
+import type { DatabaseEngine, DatabaseInstance, PortalInstance } from '@internal/plugin-databases-common';
 import {
   Box,
   Button,
@@ -15,6 +15,7 @@ import {
 } from '@material-ui/core';
 import { ReactNode, useState } from 'react';
 import { databasesApiRef, InstanceRef } from '../../api/types';
+import { replicaRule, replicasProblem } from '../../lib/requestForm';
 import { ErrorExplanation } from '../ErrorExplanation';
 
 /** Why an action is not possible right now, or undefined when it is. */
@@ -101,7 +102,8 @@ function ConfirmDialog(props: {
 export function InstanceActions(props: {
   instanceRef: InstanceRef;
   instance: DatabaseInstance;
-  versions: string[];
+  /** The instance's engine as its cluster reports it (versions offered, replica rules); undefined while loading. */
+  engine?: DatabaseEngine;
   permissions: { update: boolean; delete: boolean };
   onChanged: (result?: PortalInstance) => void;
   onDeleted: () => void;
@@ -142,7 +144,9 @@ export function InstanceActions(props: {
   };
 
   const rv = instance.metadata.resourceVersion;
-  const replicasValid = /^[0-9]+$/.test(replicas) && Number(replicas) >= 1 && Number(replicas) <= 9;
+  const replicasError = replicasProblem(replicas, replicaRule(props.engine, instance.spec.topology ?? ''));
+  const replicasValid = replicasError === undefined;
+  const versions = props.engine?.spec.versions ?? [];
 
   return (
     <Box display="flex" flexWrap="wrap" style={{ gap: 8 }}>
@@ -176,7 +180,7 @@ export function InstanceActions(props: {
           value={replicas}
           onChange={e => setReplicas(e.target.value)}
           error={!replicasValid}
-          helperText={replicasValid ? ' ' : 'A whole number from 1 to 9.'}
+          helperText={replicasError ?? ' '}
           variant="outlined"
           margin="dense"
         />
@@ -207,7 +211,7 @@ export function InstanceActions(props: {
           margin="dense"
           fullWidth
         >
-          {props.versions.map(v => (
+          {versions.map(v => (
             <MenuItem key={v} value={v}>
               {v}
             </MenuItem>

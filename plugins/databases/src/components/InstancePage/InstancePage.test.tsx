@@ -96,6 +96,23 @@ describe('InstancePage', () => {
     await waitFor(() => expect(screen.getByTestId('phase-banner')).toHaveTextContent('Updating'));
   });
 
+  it("checks the new replica count against the engine's rule for the topology, in its words", async () => {
+    const api = new FakeDatabasesApi();
+    api.getInstance.mockResolvedValue(makeInstance({ name: 'orders-db', replicas: 3 }));
+    await render(api, true);
+    await waitFor(() => expect(api.listEngines).toHaveBeenCalledWith('dev'));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Scale' })).toBeEnabled());
+    fireEvent.click(screen.getByRole('button', { name: 'Scale' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Replicas' }), { target: { value: '4' } });
+    expect(await within(dialog).findByText('galera needs an odd number of replicas, at least 3')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Scale' })).toBeDisabled();
+    // no portal-wide ceiling: the engine's rule decides
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Replicas' }), { target: { value: '11' } });
+    expect(within(dialog).getByRole('button', { name: 'Scale' })).toBeEnabled();
+    expect(api.updateInstance).not.toHaveBeenCalled();
+  });
+
   it('deletes only after the name is typed', async () => {
     const api = new FakeDatabasesApi();
     api.getInstance.mockResolvedValue(makeInstance({ name: 'orders-db' }));

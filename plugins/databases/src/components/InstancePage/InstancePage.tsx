@@ -18,6 +18,7 @@ import {
   PhaseTransition,
   PortalInstance,
   RequestRecord,
+  type DatabaseEngine,
 } from '@internal/plugin-databases-common';
 import {
   Accordion,
@@ -70,7 +71,8 @@ export function InstancePage(props: { instanceRef: InstanceRef }) {
   const [deleted, setDeleted] = useState(false);
   const [transitions, setTransitions] = useState<PhaseTransition[]>([]);
   const [requests, setRequests] = useState<RequestRecord[]>([]);
-  const [versions, setVersions] = useState<string[]>([]);
+  // The engine (from DatabaseEngine) says which versions and replica counts the actions may offer.
+  const [engineInfo, setEngineInfo] = useState<DatabaseEngine>();
   const resourceRef = instanceResourceRef(instanceRef.cluster, instanceRef.namespace, instanceRef.name);
   const update = usePermission({ permission: databasesInstanceUpdatePermission, resourceRef });
   const remove = usePermission({ permission: databasesInstanceDeletePermission, resourceRef });
@@ -102,7 +104,7 @@ export function InstancePage(props: { instanceRef: InstanceRef }) {
   useEffect(() => {
     if (!engine) return;
     api.listEngines(instanceRef.cluster).then(
-      r => setVersions(r.items.find(e => e.spec.engine === engine)?.spec.versions ?? []),
+      r => setEngineInfo(r.items.find(e => e.spec.engine === engine)),
       () => undefined,
     );
   }, [api, engine, instanceRef.cluster]);
@@ -190,7 +192,7 @@ export function InstancePage(props: { instanceRef: InstanceRef }) {
             <InstanceActions
               instanceRef={instanceRef}
               instance={instance}
-              versions={versions}
+              engine={engineInfo}
               permissions={{ update: update.allowed, delete: remove.allowed }}
               onChanged={result => result?.instance && setItem(result)}
               onDeleted={() => load()}
