@@ -81,6 +81,15 @@ describe('engineOffer', () => {
     },
   );
 
+  it.each(adapters.map(a => [a.engine, a] as const))(
+    '%s: the longest name offered is the one create accepts',
+    (_e, adapter) => {
+      const offer = engineOffer(adapter);
+      expect(offer.maxNameLength).toBe(adapter.write!.maxNameLength);
+      expect(offer.maxNameLength).toBeLessThanOrEqual(63);
+    },
+  );
+
   it('lets a read-only adapter list what it reads, and nothing to create', () => {
     const { write: _none, ...readOnly } = mariadb;
     expect(engineOffer(readOnly)).toEqual({

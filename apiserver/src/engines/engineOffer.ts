@@ -11,7 +11,7 @@ import type { EngineOverrides } from './EngineConfig';
 /** The part of a DatabaseEngine's spec that says what a new instance can be. */
 export type EngineOffer = Pick<
   DatabaseEngineSpec,
-  'topologies' | 'versions' | 'defaults' | 'sizes' | 'replicas'
+  'topologies' | 'versions' | 'defaults' | 'sizes' | 'replicas' | 'maxNameLength'
 >;
 
 /**
@@ -47,6 +47,7 @@ export function engineOffer(
   return {
     topologies: [...write.topologies],
     versions,
+    maxNameLength: write.maxNameLength,
     defaults: {
       engine: adapter.engine,
       topology,

@@ -264,6 +264,11 @@ const own: Record<string, Schema> = {
           "Size presets offered in the portal, smallest first: by default small (the engine's defaults), medium and large; the platform team may replace them (--engine-config).",
         items: { default: {}, allOf: [ref(schemaName('EngineSize'))] },
       },
+      maxNameLength: {
+        type: 'integer',
+        format: 'int32',
+        description: "Longest instance name this engine allows: the operator derives object names from it (at most 63).",
+      },
       replicas: {
         type: 'object',
         description: 'Per topology offered: the replica counts it allows and the count a new instance gets.',

@@ -156,6 +156,11 @@ export interface DatabaseEngineSpec {
   defaults?: Partial<DatabaseInstanceSpec>;
   /** Size presets, smallest first (absent from apiservers that predate them). */
   sizes?: EngineSize[];
+  /**
+   * Longest instance name the operator's derived object names allow (ECK's `<name>-es-<nodeSet>`
+   * Services, for example, make it shorter than Kubernetes' 63).
+   */
+  maxNameLength?: number;
   /** Per offered topology: the replica counts it allows (absent from apiservers that predate them). */
   replicas?: Partial<Record<DatabaseTopology, EngineReplicas>>;
 }

@@ -58,7 +58,7 @@ describe('validateRequest', () => {
     ['empty name', { name: '' }, 'name'],
     ['upper-case name', { name: 'Orders' }, 'name'],
     ['name ending in -', { name: 'orders-' }, 'name'],
-    ['long name', { name: 'a'.repeat(41) }, 'name'],
+    ['name longer than the engine allows', { name: 'a'.repeat(53) }, 'name'],
     ['bad namespace', { namespace: 'Team_A' }, 'namespace'],
     ['no owner', { owner: '' }, 'owner'],
     ['unsupported topology', { topology: 'sentinel' }, 'topology'],
@@ -75,6 +75,11 @@ describe('validateRequest', () => {
   ])('flags %s on the %s field', (_name, change, field) => {
     const errors = validateRequest({ ...valid, ...change }, mariadb);
     expect(Object.keys(errors)).toEqual([field]);
+  });
+  it("limits the name to what the engine's operator allows", () => {
+    expect(validateRequest({ ...valid, name: 'a'.repeat(52) }, mariadb).name).toBeUndefined();
+    expect(validateRequest({ ...valid, name: 'a'.repeat(53) }, mariadb).name).toBe('At most 52 characters for mariadb.');
+    expect(validateRequest({ ...valid, name: 'a'.repeat(64) }, undefined).name).toBe('At most 63 characters.');
   });
   it("speaks the engine's replica rule in its own words", () => {
     expect(validateRequest({ ...valid, replicas: '4' }, mariadb).replicas).toBe(

@@ -74,7 +74,9 @@ export function validateRequest(
     errors.engine = `The ${engine.spec.operator} operator is not installed in this cluster.`;
   }
   if (!values.name) errors.name = 'Give the database a name.';
-  else if (values.name.length > 40) errors.name = 'At most 40 characters.';
+  else if (values.name.length > (engine?.spec.maxNameLength ?? 63)) {
+    errors.name = `At most ${engine?.spec.maxNameLength ?? 63} characters${engine ? ` for ${engine.spec.engine}` : ''}.`;
+  }
   else if (!DNS_LABEL.test(values.name)) {
     errors.name = 'Lower-case letters, digits and "-", starting and ending with a letter or digit.';
   }

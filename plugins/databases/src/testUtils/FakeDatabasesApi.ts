@@ -90,6 +90,7 @@ export function makeEngine(
           kinds: [],
           topologies: ['standalone', 'replication', 'galera'],
           versions: ['11.4', '10.11'],
+          maxNameLength: 52,
           defaults: { engine, topology: 'standalone', version: '11.4', replicas: 1, storage: { size: '10Gi' } },
           sizes: [makeSize('small', '10Gi', '250m', '512Mi', '1Gi'), makeSize('medium', '50Gi', '500m', '1Gi', '2Gi')],
           replicas: {
