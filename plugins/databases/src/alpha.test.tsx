@@ -26,7 +26,7 @@ function fakeApi() {
 /** The new frontend system's extensions, mounted by the framework as an app would. */
 describe('databases plugin (new frontend system)', () => {
   it('declares its extensions: the API, the page, the entity card and the entity tab', () => {
-    expect(plugin.id).toBe('databases');
+    expect(plugin.pluginId).toBe('databases');
     const ids = [databasesPage, entityDatabasesCard, entityDatabasesContent].map(e => String((e as any).kind));
     expect(ids).toEqual(['page', 'entity-card', 'entity-content']);
   });
