@@ -85,6 +85,13 @@ export function prepareCreate(
   return { instance: { ...instance, spec }, adapter, write, causes: [] };
 }
 
+/** The storage of an update: unset keeps the current one; a storage of the wrong type (null, a string) is left for validation to name. */
+function mergedStorage(next: DatabaseInstanceSpec['storage'], previous: DatabaseInstanceSpec['storage']): DatabaseInstanceSpec['storage'] {
+  if (next === undefined) return previous;
+  if (typeof next !== 'object' || next === null || Array.isArray(next)) return next;
+  return { ...next, size: next.size ?? previous?.size };
+}
+
 /**
  * Update-time validation and mapping: `next` is the whole new spec (after a merge or JSON
  * patch, or a PUT), `previous` the spec as projected now, `current` the operator object.
@@ -108,16 +115,7 @@ export function prepareUpdate(
     topology: next.topology ?? previous.topology,
     version: next.version ?? previous.version,
     replicas: next.replicas ?? previous.replicas,
-    // a storage of the wrong type (null, a string) is left for validation to name
-    storage:
-      next.storage === undefined
-        ? previous.storage
-        : typeof next.storage === 'object' && next.storage !== null && !Array.isArray(next.storage)
-          ? {
-              ...next.storage,
-              size: next.storage.size ?? previous.storage?.size,
-            }
-          : next.storage,
+    storage: mergedStorage(next.storage, previous.storage),
   };
   const causes = ratchet(found.write.validate(spec, ctx), spec, previous);
   if (causes.length > 0) return { causes };

@@ -21,6 +21,8 @@ export interface System {
 
 export interface StartSystemOptions extends KubeEmulatorOptions {
   apiserver?: Partial<Options>;
+  /** Receives everything the apiserver logs (default: errors to stderr, the rest dropped). */
+  apiserverLogger?: NonNullable<Parameters<typeof startApiserver>[1]>['logger'];
 }
 
 const quietLogger = {
@@ -56,7 +58,7 @@ export async function startSystem(options: StartSystemOptions = {}): Promise<Sys
     tlsKeyFile: path.join(dir, 'tls.key'),
     ...options.apiserver,
   });
-  let apiserver = await startApiserver(apiserverOptions(), { logger: quietLogger, bookmarkIntervalMs: 1000 });
+  let apiserver = await startApiserver(apiserverOptions(), { logger: options.apiserverLogger ?? quietLogger, bookmarkIntervalMs: 1000 });
   port = apiserver.port;
   await apiserver.store.whenSynced();
   await emulator.registerApiService({
@@ -80,7 +82,7 @@ export async function startSystem(options: StartSystemOptions = {}): Promise<Sys
     },
     async restartApiserver() {
       await apiserver.shutdown(0);
-      apiserver = await startApiserver(apiserverOptions(), { logger: quietLogger, bookmarkIntervalMs: 1000 });
+      apiserver = await startApiserver(apiserverOptions(), { logger: options.apiserverLogger ?? quietLogger, bookmarkIntervalMs: 1000 });
       await apiserver.store.whenSynced();
     },
     async stop() {

@@ -1,6 +1,7 @@
 import type { OperatorAdapter } from '../../adapters/types';
 import type { InstanceStore } from '../../cache/types';
 import type { KubeWriter } from '../../kube/KubeWriter';
+import type { EngineValidationContexts } from '../../writes/validateSpec';
 import type { Logger } from '../logger';
 import type { KeyedMutex } from './KeyedMutex';
 import type { PolicyChecker } from './PolicyChecker';
@@ -10,6 +11,8 @@ export interface WriteDeps {
   store: InstanceStore;
   writer: KubeWriter;
   adapters: readonly OperatorAdapter[];
+  /** Per engine, what this cluster narrows (versions from `--engine-config`). */
+  validation: EngineValidationContexts;
   policy: PolicyChecker;
   /** Per namespace/name serialisation of writes in this process. */
   locks: KeyedMutex;

@@ -1,4 +1,5 @@
 import { badRequest, StatusError, unsupportedMediaType } from '../StatusError';
+import { jsonTextDepth, MAX_NESTING_DEPTH, tooDeep, valueDepth } from '../nestingDepth';
 import { mediaTypeOf } from './decodeInstance';
 import { applyJsonPatch, JsonPatchError, type JsonPatchOperation } from './jsonPatch';
 import { applyMergePatch } from './mergePatch';
@@ -21,9 +22,11 @@ export type ParsedPatch =
 export function parsePatch(body: Buffer | undefined, contentType: string | undefined): ParsedPatch {
   const type = mediaTypeOf(contentType);
   if (!PATCH_MEDIA_TYPES.includes(type)) throw unsupportedMediaType(PATCH_MEDIA_TYPES);
+  const text = body?.toString('utf8') ?? '';
+  if (jsonTextDepth(text) > MAX_NESTING_DEPTH) throw tooDeep('error decoding patch');
   let patch: unknown;
   try {
-    patch = JSON.parse(body?.toString('utf8') ?? '');
+    patch = JSON.parse(text);
   } catch (e) {
     throw badRequest(`error decoding patch: ${(e as Error).message}`);
   }
@@ -47,10 +50,16 @@ export function parsePatch(body: Buffer | undefined, contentType: string | undef
  */
 export function applyParsedPatch(current: unknown, parsed: ParsedPatch): unknown {
   if (parsed.type === 'application/merge-patch+json') return applyMergePatch(current, parsed.patch);
+  let patched: unknown;
   try {
-    return applyJsonPatch(current, parsed.patch);
+    patched = applyJsonPatch(current, parsed.patch);
   } catch (e) {
     if (!(e instanceof JsonPatchError)) throw e;
     throw new StatusError(422, 'Invalid', `the JSON patch could not be applied (operation ${e.index}): ${e.message}`);
   }
+  // operations can nest values into each other past what a body may hold
+  if (valueDepth(patched) > MAX_NESTING_DEPTH) {
+    throw new StatusError(422, 'Invalid', `the JSON patch could not be applied: the result is nested deeper than ${MAX_NESTING_DEPTH} levels`);
+  }
+  return patched;
 }

@@ -77,7 +77,7 @@ export async function createInstance(ctx: HandlerContext, deps: WriteDeps): Prom
     },
     spec: decoded.spec,
   };
-  const prepared = prepareCreate(request, deps.adapters);
+  const prepared = prepareCreate(request, deps.adapters, deps.validation);
   const causes = [...validateMetadata(request.metadata), ...prepared.causes];
   if (!('instance' in prepared) && !causes.some(c => c.field === 'metadata.name')) {
     // without a known engine the per-engine length is unknown; the name is still checked

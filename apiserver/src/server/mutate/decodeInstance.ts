@@ -4,6 +4,7 @@ import {
   DATABASES_GROUP_VERSION,
   type DatabaseInstance,
 } from '@internal/plugin-databases-common';
+import { jsonTextDepth, MAX_NESTING_DEPTH, valueDepth } from '../nestingDepth';
 import { badRequest, unsupportedMediaType } from '../StatusError';
 import { pruneUnknownFields } from './unknownFields';
 import type { FieldValidation } from './writeOptions';
@@ -27,12 +28,24 @@ export function parseObjectBody(body: Buffer | undefined, contentType: string | 
   if (type && !OBJECT_MEDIA_TYPES.includes(type)) throw unsupportedMediaType(OBJECT_MEDIA_TYPES);
   const text = body?.toString('utf8') ?? '';
   if (!text.trim()) throw unrecognized('empty body');
+  const tooDeep = () => unrecognized(`couldn't decode the body: nested deeper than ${MAX_NESTING_DEPTH} levels`);
+  if (type !== 'application/yaml' && jsonTextDepth(text) > MAX_NESTING_DEPTH) throw tooDeep();
+  let parsed: unknown;
   try {
-    return type === 'application/yaml' ? YAML.parse(text) : JSON.parse(text);
+    // YAML warnings (complex keys) would be written to stderr for every such request
+    parsed = type === 'application/yaml' ? YAML.parse(text, { logLevel: 'error' }) : JSON.parse(text);
   } catch (e) {
     throw unrecognized(`couldn't decode the body: ${(e as Error).message.split('\n')[0]}`);
   }
+  if (type === 'application/yaml' && valueDepth(parsed) > MAX_NESTING_DEPTH) throw tooDeep();
+  return parsed;
 }
+
+/**
+ * A client-sent value for a message: strings as they are, anything else as JSON. Never String():
+ * `{"toString":0}` would make it throw.
+ */
+export const asText = (v: unknown): string => (typeof v === 'string' ? v : (JSON.stringify(v) ?? typeof v));
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -58,14 +71,15 @@ export function decodeInstance(raw: unknown, fieldValidation: FieldValidation): 
   const { apiVersion, kind } = raw;
   if (apiVersion !== undefined && apiVersion !== '' && apiVersion !== DATABASES_GROUP_VERSION) {
     throw badRequest(
-      `the API version in the data (${String(apiVersion)}) does not match the expected API version (${DATABASES_GROUP_VERSION})`,
+      `the API version in the data (${asText(apiVersion)}) does not match the expected API version (${DATABASES_GROUP_VERSION})`,
     );
   }
   if (kind !== undefined && kind !== '' && kind !== DATABASE_INSTANCE_KIND) {
-    throw unrecognized(`no kind "${String(kind)}" is registered for version "${DATABASES_GROUP_VERSION}"`);
+    throw unrecognized(`no kind "${asText(kind)}" is registered for version "${DATABASES_GROUP_VERSION}"`);
   }
   const { pruned, unknown } = pruneUnknownFields(raw);
-  const messages = unknown.map(f => `unknown field "${f}"`);
+  // quoted as Go's %q does in kube's message, so a name holding quotes or backslashes stays readable
+  const messages = unknown.map(f => `unknown field ${JSON.stringify(f)}`);
   if (fieldValidation === 'Strict' && messages.length) {
     throw badRequest(`strict decoding error: ${messages.join(', ')}`);
   }

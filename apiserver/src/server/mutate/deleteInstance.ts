@@ -12,7 +12,7 @@ import { objectMatcher, type HandlerContext } from '../readHandlers';
 import { databaseInstances } from '../resources';
 import { notFound, StatusError } from '../StatusError';
 import { parseDeleteOptions, type DeleteOptions } from './deleteOptions';
-import { projectObject, rvAtLeast, sendObject, waitForCache } from './respondInstance';
+import { awaitRecentCreate, projectObject, rvAtLeast, sendObject, waitForCache } from './respondInstance';
 import { conflict, preconditionFailed, toWriteError } from './toWriteError';
 import type { WriteDeps } from './WriteDeps';
 
@@ -90,6 +90,7 @@ export async function deleteInstance(ctx: HandlerContext, deps: WriteDeps): Prom
   const namespace = ctx.info.namespace;
   const name = ctx.pathName;
   const result = await deps.locks.run(`${namespace}/${name}`, async () => {
+    await awaitRecentCreate(deps, namespace, name);
     const current = deps.store.get(namespace, name);
     const source = deps.store.source(namespace, name);
     if (!current || !source) throw notFound(DATABASE_INSTANCE_PLURAL, name);

@@ -1,6 +1,8 @@
 import { DATABASES_GROUP_VERSION } from '@internal/plugin-databases-common';
 import { queryBool, queryInt } from '../queryParams';
+import { jsonTextDepth, MAX_NESTING_DEPTH, tooDeep } from '../nestingDepth';
 import { badRequest, invalid, type StatusCause } from '../StatusError';
+import { asText } from './decodeInstance';
 import { dryRunCauses } from './writeOptions';
 
 /** Decoded `metav1.DeleteOptions` (body, or query parameters when the body is empty). */
@@ -22,6 +24,7 @@ export function parseDeleteOptions(body: Buffer | undefined, query: URLSearchPar
   const text = body?.toString('utf8').trim() ?? '';
   let raw: Record<string, unknown>;
   if (text) {
+    if (jsonTextDepth(text) > MAX_NESTING_DEPTH) throw tooDeep('the body of the request could not be decoded as DeleteOptions');
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -32,8 +35,8 @@ export function parseDeleteOptions(body: Buffer | undefined, query: URLSearchPar
       throw badRequest('the body of the request could not be decoded as DeleteOptions: not a JSON object');
     }
     raw = parsed as Record<string, unknown>;
-    if (!API_VERSIONS.includes(String(raw.apiVersion ?? '')) || !['', 'DeleteOptions'].includes(String(raw.kind ?? ''))) {
-      throw badRequest(`the body of the request was not a DeleteOptions: ${String(raw.apiVersion ?? '')}, Kind=${String(raw.kind ?? '')}`);
+    if (!API_VERSIONS.includes(asText(raw.apiVersion ?? '')) || !['', 'DeleteOptions'].includes(asText(raw.kind ?? ''))) {
+      throw badRequest(`the body of the request was not a DeleteOptions: ${asText(raw.apiVersion ?? '')}, Kind=${asText(raw.kind ?? '')}`);
     }
   } else {
     queryInt(query, 'gracePeriodSeconds'); // a value that is not an integer is still a 400
@@ -45,10 +48,11 @@ export function parseDeleteOptions(body: Buffer | undefined, query: URLSearchPar
   }
   const causes: StatusCause[] = [];
   let dryRun: string[] = [];
-  if (Array.isArray(raw.dryRun)) dryRun = raw.dryRun.map(String);
-  else if (raw.dryRun !== undefined) dryRun = [String(raw.dryRun)];
+  // asText, never String(): a value like {"toString":0} makes String() throw
+  if (Array.isArray(raw.dryRun)) dryRun = raw.dryRun.map(v => asText(v));
+  else if (raw.dryRun !== undefined) dryRun = [asText(raw.dryRun)];
   causes.push(...dryRunCauses(dryRun));
-  const policy = raw.propagationPolicy === undefined || raw.propagationPolicy === null ? undefined : String(raw.propagationPolicy);
+  const policy = raw.propagationPolicy === undefined || raw.propagationPolicy === null ? undefined : asText(raw.propagationPolicy);
   const orphan = raw.orphanDependents;
   if (policy !== undefined && !POLICIES.includes(policy)) {
     causes.push({

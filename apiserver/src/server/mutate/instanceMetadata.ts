@@ -27,7 +27,8 @@ function applyMapChanges(
 ): Record<string, string> | undefined {
   const out = { ...target };
   for (const key of Object.keys(before ?? {})) {
-    if (!SYSTEM_KEYS.has(key) && !(key in (after ?? {}))) delete out[key];
+    // own keys only: a label named `constructor` must be removable
+    if (!SYSTEM_KEYS.has(key) && !Object.prototype.hasOwnProperty.call(after ?? {}, key)) delete out[key];
   }
   for (const [key, value] of Object.entries(after ?? {})) {
     if (!SYSTEM_KEYS.has(key) && before?.[key] !== value) out[key] = value;

@@ -19,6 +19,9 @@ export class JsonPatchError extends Error {
 
 type Container = Record<string, unknown> | unknown[];
 
+/** Most that the `copy` operations of one patch may add (kube-apiserver's body limit, 3 MiB). */
+export const MAX_COPIED_BYTES = 3 * 1024 * 1024;
+
 const isContainer = (v: unknown): v is Container => v !== null && typeof v === 'object';
 
 /** RFC 6901 pointer to reference tokens (`~1` is `/`, `~0` is `~`). */
@@ -104,6 +107,9 @@ function equal(a: unknown, b: unknown): boolean {
  */
 export function applyJsonPatch(doc: unknown, patch: readonly JsonPatchOperation[]): unknown {
   let result = clone(doc);
+  // each `copy` can double the document: cap what all copies add, as kube-apiserver caps its
+  // json-patch library (AccumulatedCopySizeLimit = the 3 MiB body limit)
+  let copied = 0;
   patch.forEach((operation, index) => {
     try {
       if (!isContainer(operation) || Array.isArray(operation)) throw new Error('an operation must be an object');
@@ -129,9 +135,13 @@ export function applyJsonPatch(doc: unknown, patch: readonly JsonPatchOperation[
           result = add(remove(result, from!), path, value);
           break;
         }
-        case 'copy':
-          result = add(result, path, clone(get(result, from!)));
+        case 'copy': {
+          const text = JSON.stringify(get(result, from!)) ?? 'null';
+          copied += text.length;
+          if (copied > MAX_COPIED_BYTES) throw new Error(`the copies of this patch add more than ${MAX_COPIED_BYTES} bytes`);
+          result = add(result, path, JSON.parse(text));
           break;
+        }
         case 'test':
           if (!equal(get(result, path), operation.value)) throw new Error(`test of ${path} failed: the value is not ${JSON.stringify(operation.value)}`);
           break;

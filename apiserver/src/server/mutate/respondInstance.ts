@@ -42,9 +42,29 @@ export async function waitForCache(deps: WriteDeps, done: () => boolean): Promis
   return true;
 }
 
+/**
+ * Waits (at most `cacheWaitMs`) for an instance this process created and answered 201 for, but
+ * that the watch cache does not show yet (an overloaded kube-apiserver delivers late): a write
+ * right after the create must not be a 404 for an object the client was just told exists.
+ */
+export async function awaitRecentCreate(deps: WriteDeps, namespace: string, name: string): Promise<void> {
+  if ((deps.store.get(namespace, name) && deps.store.source(namespace, name)) || !deps.recentCreates.has(`${namespace}/${name}`)) return;
+  await waitForCache(deps, () => !!deps.store.get(namespace, name) && !!deps.store.source(namespace, name));
+}
+
 /** `Warning` header values (RFC 7234 code 299, as k8s.io/apiserver writes them). */
-export const warningHeaders = (warnings: string[]) =>
-  warnings.map(w => `299 - "${w.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`);
+export const warningHeaders = (warnings: string[]) => {
+  // warnings quote client input (unknown field names): bound them as k8s.io/apiserver's recorder
+  // does (past 4096 runes in all, each is cut to 256), and send what Node refuses in a header
+  // (controls, non-Latin-1) the way Go writes it: CR/LF as spaces, the rest as UTF-8 bytes
+  const total = warnings.reduce((n, w) => n + [...w].length, 0);
+  const bounded = total > 4096 ? warnings.map(w => ([...w].length > 256 ? `${[...w].slice(0, 256).join('')}...` : w)) : warnings;
+  const controlsToSpaces = (text: string) =>
+    Array.from(text, c => (c.charCodeAt(0) === 0x7f || (c.charCodeAt(0) < 0x20 && c !== '\t') ? ' ' : c)).join('');
+  return bounded.map(w =>
+    Buffer.from(controlsToSpaces(`299 - "${w.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`), 'utf8').toString('latin1'),
+  );
+};
 
 /** Sends an object as JSON (or YAML when asked for) with optional warnings. */
 export function sendObject(

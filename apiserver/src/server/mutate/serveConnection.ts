@@ -1,6 +1,7 @@
 import { DATABASE_INSTANCE_PLURAL } from '@internal/plugin-databases-common';
 import { SECRETS } from '../../kube/KubeWriter';
 import { toConnection } from '../../writes/toConnection';
+import { negotiateOutput } from '../negotiate';
 import type { HandlerContext } from '../readHandlers';
 import { methodNotSupported, notFound, serviceUnavailable } from '../StatusError';
 import { sendObject } from './respondInstance';
@@ -19,6 +20,8 @@ const SECRET_RETRY_SECONDS = 2;
  * the instance exists, its credentials do not (yet).
  */
 export async function serveConnection(ctx: HandlerContext, deps: WriteDeps): Promise<void> {
+  // a read: an Accept nothing satisfies is a 406 before any Secret is fetched
+  negotiateOutput(ctx.req.headers.accept, 'object');
   const namespace = ctx.info.namespace;
   const name = ctx.pathName;
   const instance = deps.store.get(namespace, name);

@@ -62,13 +62,16 @@ export function toWriteError(err: unknown, target: WriteTarget): StatusError {
   const kubeMessage = status.status.message;
   const what = resourceName(target.type);
   if (code === 503 || code >= 500 || code === 429) {
-    if (code === 503 && status.status.reason === 'ServiceUnavailable') return status;
+    // a transport failure is already worded; kube-apiserver's own 503 Status comes without our
+    // Retry-After header, and clients only retry a 503 that carries one
+    if (code === 503 && status.status.reason === 'ServiceUnavailable' && status.headers['Retry-After']) return status;
+    const retryAfterSeconds = Math.min(Math.max(status.status.details?.retryAfterSeconds ?? 1, 1), 60);
     return new StatusError(
       503,
       'ServiceUnavailable',
       `kube-apiserver could not ${target.verb} ${what} "${target.name}": ${kubeMessage}`,
-      { retryAfterSeconds: 1 },
-      { 'Retry-After': '1' },
+      { retryAfterSeconds },
+      { 'Retry-After': String(retryAfterSeconds) },
     );
   }
   if (code === 403 && /cannot [a-z]+ resource/.test(kubeMessage)) {

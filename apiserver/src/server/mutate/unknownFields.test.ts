@@ -9,6 +9,8 @@ describe('pruneUnknownFields', () => {
     [{ metadata: { name: 'x', colour: 'red' }, extra: 1 }, ['metadata.colour', 'extra']],
     // free-form maps and status are never reported
     [{ metadata: { labels: { anything: 'x' } }, status: { whatever: true }, spec: { resources: { requests: { gpu: '1' } } } }, []],
+    // names of Object's own members are unknown fields like any other (found by test/src/reliability)
+    [JSON.parse('{"constructor":[],"spec":{"toString":1,"__proto__":{"engine":"x"}},"metadata":{"hasOwnProperty":"y"}}'), ['constructor', 'spec.toString', 'spec.__proto__', 'metadata.hasOwnProperty']],
   ])('%j ⇒ %j', (obj, unknown) => {
     const result = pruneUnknownFields(obj);
     expect(result.unknown).toEqual(unknown);

@@ -46,7 +46,8 @@ function walk(value: unknown, shape: Shape, path: string, unknown: string[]): un
   if (shape === true || !isObject(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
-    const childShape = shape[key];
+    // an own property only: `constructor` or `__proto__` in a body are unknown fields, not Object's
+    const childShape = Object.prototype.hasOwnProperty.call(shape, key) ? shape[key] : undefined;
     const childPath = path ? `${path}.${key}` : key;
     if (childShape === undefined) unknown.push(childPath);
     else out[key] = walk(child, childShape, childPath, unknown);

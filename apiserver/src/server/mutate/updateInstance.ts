@@ -4,6 +4,7 @@ import {
   DATABASES_API_GROUP,
   type DatabaseInstance,
 } from '@internal/plugin-databases-common';
+import type { KubeObject } from '../../adapters/types';
 import { rvToBigInt } from '../../cache/resourceVersion';
 import { invalid as invalidCause } from '../../writes/FieldCause';
 import { prepareUpdate } from '../../writes/validateSpec';
@@ -13,11 +14,24 @@ import { applyParsedPatch, parsePatch } from './applyPatch';
 import { decodeInstance, parseObjectBody } from './decodeInstance';
 import { applyMetadataChanges } from './instanceMetadata';
 import { createMergePatch } from './mergePatch';
-import { projectObject, rvAtLeast, sendObject, waitForCache } from './respondInstance';
+import { awaitRecentCreate, projectObject, rvAtLeast, sendObject, waitForCache } from './respondInstance';
 import { conflict, preconditionFailed, toWriteError } from './toWriteError';
 import { validateMetadata } from './validateMetadata';
 import type { WriteDeps } from './WriteDeps';
 import { parseWriteOptions, type WriteOptions } from './writeOptions';
+
+/** Bound on the tries of one update, status-only conflicts included (kube-apiserver: 5 counted). */
+const MAX_TRIES = 20;
+
+/** True when two versions of an operator object differ in nothing but status and bookkeeping. */
+function onlyStatusChanged(before: KubeObject, after: KubeObject): boolean {
+  const strip = (o: KubeObject) => {
+    const { status: _s, metadata, ...rest } = o as KubeObject & { status?: unknown };
+    const { resourceVersion: _rv, managedFields: _mf, generation: _g, ...meta } = metadata ?? {};
+    return JSON.stringify({ ...rest, metadata: meta });
+  };
+  return strip(before) === strip(after);
+}
 
 /** Turns the instance as served now into the object the client wants (PUT body, patched JSON). */
 type Desired = (current: DatabaseInstance) => unknown;
@@ -34,7 +48,21 @@ export async function patchInstance(ctx: HandlerContext, deps: WriteDeps): Promi
   const parsed = parsePatch(ctx.body, ctx.req.headers['content-type']);
   const options = parseWriteOptions(ctx.query, 'PatchOptions');
   // patch the JSON clients see, status included, so `test` ops on any field work
-  await runUpdate(ctx, deps, options, current => applyParsedPatch(JSON.parse(JSON.stringify(current)), parsed));
+  await runUpdate(ctx, deps, options, current => applyParsedPatch(JSON.parse(JSON.stringify(current)), parsed), patchPinsResourceVersion(parsed));
+}
+
+/**
+ * Whether a patch itself sets `metadata.resourceVersion` (a precondition, as in kube). One that
+ * does not applies to whatever is current: the resourceVersion the patched JSON carries is the
+ * served instance's, which may trail the operator object by a batch of the cache, and must not
+ * make a fresh patch a 409.
+ */
+function patchPinsResourceVersion(parsed: ReturnType<typeof parsePatch>): boolean {
+  if (parsed.type === 'application/merge-patch+json') {
+    const rv = (parsed.patch as { metadata?: { resourceVersion?: unknown } } | null)?.metadata?.resourceVersion;
+    return rv !== undefined && rv !== null;
+  }
+  return parsed.patch.some(op => op?.path === '/metadata/resourceVersion' && (op.op === 'add' || op.op === 'replace' || op.op === 'test'));
 }
 
 /**
@@ -44,17 +72,22 @@ export async function patchInstance(ctx: HandlerContext, deps: WriteDeps): Promi
  *
  * Staleness: a client's `metadata.resourceVersion` is stale when the operator object changed
  * after it (its resourceVersion is newer) — served resourceVersions can be raised by related
- * objects and the cache, so equality would refuse fresh requests. An empty resourceVersion
- * updates unconditionally. When kube-apiserver reports a conflict the client could not have
+ * objects and the cache, so equality would refuse fresh requests. An empty resourceVersion, or a
+ * patch that does not set one (`pinned` false), updates unconditionally. When kube-apiserver
+ * reports a conflict the client could not have
  * seen (our cache was behind), the update is re-run on the newer object, as kube-apiserver
  * does for patches; a client-pinned resourceVersion then yields the 409.
  */
-async function runUpdate(ctx: HandlerContext, deps: WriteDeps, options: WriteOptions, desiredOf: Desired): Promise<void> {
+async function runUpdate(ctx: HandlerContext, deps: WriteDeps, options: WriteOptions, desiredOf: Desired, pinned = true): Promise<void> {
   const namespace = ctx.info.namespace;
   const name = ctx.pathName;
   const user = ctx.user ?? { username: '', groups: [] };
   await deps.locks.run(`${namespace}/${name}`, async () => {
-    for (let attempt = 1; ; attempt++) {
+    await awaitRecentCreate(deps, namespace, name);
+    // conflicts that only an operator's status write caused are retried without counting: under
+    // a busy operator (a status per reconcile) a few counted attempts are not enough
+    let attempt = 1;
+    for (let tries = 1; ; tries++) {
       const current = deps.store.get(namespace, name);
       const source = deps.store.source(namespace, name);
       if (!current || !source) throw notFound(DATABASE_INSTANCE_PLURAL, name);
@@ -69,7 +102,7 @@ async function runUpdate(ctx: HandlerContext, deps: WriteDeps, options: WriteOpt
       const uid = current.metadata.uid ?? '';
       if (meta.uid && meta.uid !== uid) throw preconditionFailed(name, 'UID', meta.uid, uid);
       const sourceRv = source.object.metadata?.resourceVersion;
-      const rv = meta.resourceVersion;
+      const rv = pinned ? meta.resourceVersion : undefined;
       if (rv) {
         if (!/^\d+$/.test(rv)) {
           throw invalid(DATABASE_INSTANCE_KIND, DATABASES_API_GROUP, name, [
@@ -79,7 +112,7 @@ async function runUpdate(ctx: HandlerContext, deps: WriteDeps, options: WriteOpt
         if (rvToBigInt(rv) < rvToBigInt(sourceRv)) throw conflict(name);
       }
 
-      const prepared = prepareUpdate(source.object, desired.spec, current.spec, deps.adapters);
+      const prepared = prepareUpdate(source.object, desired.spec, current.spec, deps.adapters, deps.validation);
       const causes = [...validateMetadata(meta), ...('causes' in prepared ? prepared.causes : [])];
       if (causes.length || 'causes' in prepared) throw invalid(DATABASE_INSTANCE_KIND, DATABASES_API_GROUP, name, causes);
 
@@ -113,8 +146,10 @@ async function runUpdate(ctx: HandlerContext, deps: WriteDeps, options: WriteOpt
         updated = await deps.writer.mergePatch(source.kind, namespace, sourceName, patch);
       } catch (err) {
         const status = toWriteError(err, { verb: 'patch', name, namespace, type: source.kind });
-        if (status.code === 409 && attempt < deps.updateAttempts) {
+        if (status.code === 409 && attempt < deps.updateAttempts && tries < MAX_TRIES) {
           await waitForCache(deps, () => deps.store.source(namespace, name)?.object.metadata?.resourceVersion !== sourceRv);
+          const newer = deps.store.source(namespace, name)?.object;
+          if (!newer || !onlyStatusChanged(source.object, newer)) attempt++;
           continue;
         }
         throw status.code === 409 ? conflict(name) : status;

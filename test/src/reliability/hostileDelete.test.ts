@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import fc from 'fast-check';
+import {
+  anyJsonValue,
+  contentType,
+  deeplyNestedJson,
+  fieldSelector,
+  hostileString,
+  integerText,
+  labelSelector,
+  malformedJson,
+  objectName,
+  pathSegment,
+  percentEncode,
+  GROUP_VERSION_PATH,
+  MAX_BODY_BYTES,
+  type QueryPairs,
+} from './arbitraries';
+import type { ProbeRequest } from './hostileApiClient';
+import { describeExchange, expectKubeAnswer, expectStatusFailure } from './hostileExpectations';
+import { HOSTILE_RUNS, HOSTILE_TIMEOUT_MS, startHostileHarness, type Caller, type HostileHarness } from './hostileHarness';
+
+jest.setTimeout(HOSTILE_TIMEOUT_MS);
+
+const VICTIMS = 12;
+const OVERSIZED = Buffer.alloc(MAX_BODY_BYTES + 1, ' ');
+
+/** DeleteOptions bodies: valid, with every field of the wrong type or value, or not JSON at all. */
+const deleteBody = (): fc.Arbitrary<{ what: 'options' | 'malformed' | 'deep' | 'oversized' | 'none'; text?: string | Buffer; dryRun: boolean }> =>
+  fc.oneof(
+    { weight: 40, arbitrary: fc.constant({ what: 'none' as const, dryRun: false }) },
+    {
+      weight: 60,
+      arbitrary: fc
+        .record(
+          {
+            apiVersion: fc.oneof(fc.constantFrom('v1', 'meta.k8s.io/v1', 'dbaas.platform.dev/v1alpha1', '', 'apps/v1'), hostileString(10)),
+            kind: fc.oneof(fc.constantFrom('DeleteOptions', '', 'Status'), hostileString(8)),
+            propagationPolicy: fc.oneof(fc.constantFrom('Background', 'Foreground', 'Orphan', 'orphan', null), anyJsonValue()),
+            orphanDependents: fc.oneof(fc.boolean(), anyJsonValue()),
+            gracePeriodSeconds: fc.oneof(fc.integer({ min: -5, max: 60 }), anyJsonValue()),
+            preconditions: fc.oneof(fc.record({ uid: fc.oneof(fc.uuid(), anyJsonValue()), resourceVersion: fc.oneof(fc.constantFrom('1', '0', '99999999'), anyJsonValue()) }, { requiredKeys: [] }), anyJsonValue()),
+            dryRun: fc.oneof(fc.constant(['All']), fc.constant('All'), anyJsonValue()),
+          },
+          { requiredKeys: [] },
+        )
+        .map(o => ({ what: 'options' as const, text: JSON.stringify(o), dryRun: JSON.stringify(o.dryRun) === '["All"]' || o.dryRun === 'All' })),
+    },
+    { weight: 10, arbitrary: malformedJson().map(text => ({ what: 'malformed' as const, text, dryRun: false })) },
+    { weight: 5, arbitrary: deeplyNestedJson().map(text => ({ what: 'deep' as const, text, dryRun: false })) },
+    { weight: 1, arbitrary: fc.constant({ what: 'oversized' as const, text: OVERSIZED, dryRun: false }) },
+  );
+
+/** Query parameters of a delete or deletecollection. */
+const deleteQuery = (): fc.Arbitrary<QueryPairs> =>
+  fc.array(
+    fc.oneof(
+      fc.oneof(fc.constant('All'), hostileString(8)).map(v => ['dryRun', v] as [string, string]),
+      fc.oneof(fc.constantFrom('Background', 'Foreground', 'Orphan'), hostileString(8)).map(v => ['propagationPolicy', v] as [string, string]),
+      integerText().map(v => ['gracePeriodSeconds', v] as [string, string]),
+      fc.constantFrom('true', 'false', 'x').map(v => ['orphanDependents', v] as [string, string]),
+      labelSelector().map(v => ['labelSelector', v] as [string, string]),
+      fieldSelector().map(v => ['fieldSelector', v] as [string, string]),
+      fc.tuple(hostileString(8), hostileString(8)),
+    ),
+    { maxLength: 4 },
+  );
+
+describe('hostile input: delete and deletecollection of databaseinstances', () => {
+  let h: HostileHarness;
+  let targets: Array<readonly [string, string]>;
+
+  beforeAll(async () => {
+    h = await startHostileHarness();
+    // every demo instance is protected; a few unprotected victims may really be deleted
+    const admin = { 'content-type': 'application/merge-patch+json' };
+    for (const i of h.system.apiserver.store.list()) {
+      const answer = await h.send('admin', {
+        method: 'PATCH',
+        path: `${GROUP_VERSION_PATH}/namespaces/${i.metadata.namespace}/databaseinstances/${i.metadata.name}`,
+        headers: admin,
+        body: JSON.stringify({ spec: { deletionProtection: true } }),
+      });
+      if (answer.status !== 200) throw new Error(`could not protect ${i.metadata.name}: ${answer.body}`);
+    }
+    for (let n = 0; n < VICTIMS; n++) {
+      const answer = await h.send('admin', {
+        method: 'POST',
+        path: `${GROUP_VERSION_PATH}/namespaces/team-a/databaseinstances`,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ metadata: { name: `victim-${n}`, labels: { victim: 'yes' } }, spec: { engine: 'redis', topology: 'standalone' } }),
+      });
+      if (answer.status !== 201) throw new Error(`could not create victim-${n}: ${answer.body}`);
+    }
+    targets = h.system.apiserver.store.list().map(i => [i.metadata.namespace ?? '', i.metadata.name ?? ''] as const);
+  });
+
+  afterAll(async () => {
+    await h?.stop();
+  });
+
+  it(`answers ${HOSTILE_RUNS} generated deletes with a success or a 4xx Status, never a 5xx; protected instances stay`, async () => {
+    const started = process.hrtime.bigint();
+    const codes = new Map<number, number>();
+    const deleteCase = fc.record({
+      caller: fc.oneof({ weight: 8, arbitrary: fc.constant<Caller>('admin') }, { weight: 3, arbitrary: fc.constant<Caller>('alice') }, { weight: 1, arbitrary: fc.constantFrom<Caller>('carol', 'anonymous') }),
+      collection: fc.oneof({ weight: 4, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+      target: fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...targets) }, { weight: 1, arbitrary: fc.tuple(objectName(['team-a']), objectName()) }),
+      trick: fc.option(objectName().chain(pathSegment), { freq: 10 }),
+      query: deleteQuery(),
+      contentType: fc.option(contentType(), { freq: 3 }),
+      body: deleteBody(),
+    });
+    await fc.assert(
+      fc.asyncProperty(deleteCase, async c => {
+        const [namespace, name] = c.target;
+        const collection = `${GROUP_VERSION_PATH}/namespaces/${percentEncode(namespace)}/databaseinstances`;
+        const queryText = c.query.length ? `?${c.query.map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`).join('&')}` : '';
+        const probe: ProbeRequest = {
+          method: 'DELETE',
+          path: `${c.collection ? collection : `${collection}/${c.trick ?? percentEncode(name)}`}${queryText}`,
+          headers: c.contentType !== null ? { 'content-type': c.contentType } : {},
+          ...(c.body.text !== undefined ? { body: c.body.text } : {}),
+        };
+        const protectedBefore = h.system.apiserver.store.list().filter(i => i.spec.deletionProtection).map(i => i.metadata.uid);
+        const rvBefore = h.storeRv();
+        const answer = await h.send(c.caller, probe);
+        codes.set(answer.status, (codes.get(answer.status) ?? 0) + 1);
+        const refusal = expectKubeAnswer(probe, answer);
+        if (refusal && h.storeRv() !== rvBefore) throw new Error(`a refused delete wrote:\n${describeExchange(probe, answer)}`);
+        const gone = protectedBefore.filter(uid => !h.system.apiserver.store.list().some(i => i.metadata.uid === uid && !i.metadata.deletionTimestamp));
+        if (gone.length) throw new Error(`a protected instance was deleted:\n${describeExchange(probe, answer)}`);
+        if (c.caller !== 'admin' || c.trick !== null || c.collection) return;
+        const known = targets.some(t => t[0] === namespace && t[1] === name) && h.system.apiserver.store.get(namespace, name);
+        if (known && c.body.what === 'oversized') expectStatusFailure(probe, answer, [413]);
+        if (known && (c.body.what === 'malformed' || c.body.what === 'deep') && c.body.text !== '' && String(c.body.text).trim() !== '') {
+          expectStatusFailure(probe, answer, [400]);
+        }
+      }),
+      { numRuns: HOSTILE_RUNS },
+    );
+    const perCase = Number(process.hrtime.bigint() - started) / 1e6 / HOSTILE_RUNS;
+    console.log(`delete: ${HOSTILE_RUNS} cases, ${perCase.toFixed(2)} ms/case, codes ${JSON.stringify(Object.fromEntries(codes))}`);
+    expect([...codes.keys()].some(c => c === 200)).toBe(true);
+    expect(codes.get(403)).toBeGreaterThan(0);
+
+    const health = await h.send('anonymous', { method: 'GET', path: '/healthz' });
+    expect({ status: health.status, body: health.body }).toEqual({ status: 200, body: 'ok' });
+  });
+});

@@ -1,0 +1,82 @@
+import { startSystem, type StartSystemOptions, type System } from '../support';
+import { HostileApiClient, type ProbeAnswer, type ProbeRequest } from './hostileApiClient';
+
+/** Who a probe claims to be, as the aggregator asserts it with the front-proxy certificate. */
+export type Caller = 'admin' | 'alice' | 'carol' | 'anonymous';
+
+/** X-Remote-* headers per caller (admin is system:masters: no SubjectAccessReview). */
+export const CALLER_HEADERS: Record<Caller, Record<string, string | string[]>> = {
+  admin: { 'X-Remote-User': 'admin', 'X-Remote-Group': ['system:masters', 'system:authenticated'] },
+  alice: { 'X-Remote-User': 'alice', 'X-Remote-Group': ['team-a', 'system:authenticated'] },
+  carol: { 'X-Remote-User': 'carol', 'X-Remote-Group': ['platform-viewers', 'system:authenticated'] },
+  anonymous: {},
+};
+
+/** Cases per route family: at least 10,000 (the issue's bar); raise it for a longer hunt. */
+export const HOSTILE_RUNS = Math.max(10_000, Number(process.env.DBAAS_HOSTILE_RUNS ?? 0));
+
+/** Test timeout for HOSTILE_RUNS cases: a case takes 2–7 ms, 20 ms leaves room on a busy machine. */
+export const HOSTILE_TIMEOUT_MS = Math.max(120_000, HOSTILE_RUNS * 20);
+
+/**
+ * Header values as they reach the wire: Node refuses characters outside Latin-1 and control
+ * characters in a header, so a hostile value is sent as its UTF-8 bytes with controls replaced
+ * (CR/LF injection is probed separately, on a raw socket).
+ */
+export function wireHeaderValue(value: string): string {
+  return Buffer.from(value, 'utf8')
+    .toString('latin1')
+    .replace(/[^\t\x20-\x7e\x80-\xff]/g, ' ');
+}
+
+/** The whole system, a client holding the aggregator's front-proxy certificate, and the store to watch. */
+export interface HostileHarness {
+  system: System;
+  client: HostileApiClient;
+  /** Sends `probe` as `caller`; hostile header values are made sendable (see {@link wireHeaderValue}). */
+  send(caller: Caller, probe: ProbeRequest): Promise<ProbeAnswer>;
+  /** The emulator's store resourceVersion: any write to any object moves it. */
+  storeRv(): number;
+  /** The apiserver's current list resourceVersion (for generators of resourceVersions). */
+  servedRv(): bigint;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the system with the demo seed, lets the emulated operators settle and then pauses
+ * them, so that from here on only requests can change the store.
+ */
+export async function startHostileHarness(options: StartSystemOptions = {}): Promise<HostileHarness> {
+  const system = await startSystem({ seed: true, ...options });
+  system.emulator.operators.settle();
+  system.emulator.operators.pause();
+  const client = new HostileApiClient({
+    port: system.apiserver.port,
+    ca: system.emulator.certs.clusterCa.certPem,
+    servername: 'api.dbaas-system.svc',
+    cert: system.emulator.certs.frontProxyClient,
+  });
+  // the settled state must have reached the apiserver's cache before cases compare against it
+  let seen = '';
+  for (let i = 0; i < 100 && system.apiserver.store.resourceVersion() !== seen; i++) {
+    seen = system.apiserver.store.resourceVersion();
+    await new Promise(r => setTimeout(r, 200));
+  }
+  return {
+    system,
+    client,
+    send: (caller, probe) => {
+      const headers: Record<string, string | string[]> = {};
+      for (const [k, v] of Object.entries(probe.headers ?? {})) {
+        headers[k] = Array.isArray(v) ? v.map(wireHeaderValue) : wireHeaderValue(v);
+      }
+      return client.request({ ...probe, headers: { ...headers, ...CALLER_HEADERS[caller] } });
+    },
+    storeRv: () => system.emulator.store.currentRV(),
+    servedRv: () => BigInt(system.apiserver.store.resourceVersion() || '0'),
+    stop: async () => {
+      client.close();
+      await system.stop();
+    },
+  };
+}
