@@ -16,9 +16,14 @@ async function main() {
     if (stopping) return;
     stopping = true;
     console.error(JSON.stringify({ level: 'info', message: 'Shutting down', signal }));
-    // Unready first so endpoints drop us, keep serving for a moment, then end watches cleanly.
+    // Unready first so endpoints drop us, keep serving for a moment, then end watches cleanly;
+    // whatever is still open when the grace period ends is cut, so we exit before the kubelet's
+    // SIGKILL (terminationGracePeriodSeconds, 30 s by default) and can still say so in the log.
     const delay = Number(process.env.DBAAS_APISERVER_SHUTDOWN_DELAY_MS ?? 2000);
-    await running.shutdown(delay);
+    const grace = Math.max(delay + 1000, Number(process.env.DBAAS_APISERVER_SHUTDOWN_GRACE_MS ?? 28_000));
+    const started = Date.now();
+    await running.shutdown(delay, grace);
+    console.error(JSON.stringify({ level: 'info', message: 'Shut down', signal, durationMs: Date.now() - started }));
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

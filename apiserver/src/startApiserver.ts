@@ -15,6 +15,7 @@ import {
   type RequestHeaderOverrides,
 } from './auth';
 import { InformerInstanceStore } from './cache';
+import { loadEngineConfig, validationContexts } from './engines';
 import { createKubeConfig, KubeApiWriter, kubeInformerFactory } from './kube';
 import type { Options } from './options/Options';
 import {
@@ -33,8 +34,13 @@ export interface RunningApiserver {
   port: number;
   app: DatabasesApp;
   store: InformerInstanceStore;
-  /** Graceful shutdown (contract §10.6): unready, keep serving `delayMs`, end watches, close. */
-  shutdown(delayMs?: number): Promise<void>;
+  /**
+   * Graceful shutdown (contract §10.6): unready at once, keep serving `delayMs`, then stop
+   * accepting connections, end every watch cleanly and let requests in flight finish. With
+   * `graceMs`, connections still open that long after the call are closed (requests cut), so
+   * the whole shutdown is bounded.
+   */
+  shutdown(delayMs?: number, graceMs?: number): Promise<void>;
 }
 
 function overridesFrom(options: Options): RequestHeaderOverrides {
@@ -71,9 +77,15 @@ export async function startApiserver(
     policy?: PolicyChecker;
     /** Timeout of each write to kube-apiserver (default 5 s: writes fail fast, never hang). */
     writeTimeoutMs?: number;
+    /** How long a watch must fail before the instances built from it carry `Stale` (default 3 s). */
+    staleAfterMs?: number;
   } = {},
 ): Promise<RunningApiserver> {
   const logger = deps.logger ?? consoleLogger;
+  // Before anything starts: a bad engine config refuses the start (main reports it earlier, alike).
+  const loadedEngines = loadEngineConfig(options.engineConfig, deps.adapters ?? allAdapters);
+  if ('errors' in loadedEngines) throw new Error(`--engine-config: ${loadedEngines.errors.join('; ')}`);
+  const engineConfig = loadedEngines.config;
   const kc = createKubeConfig({ kubeconfig: options.kubeconfig });
 
   let headerConfig: RequestHeaderConfigProvider & { problems?: () => string[] };
@@ -127,6 +139,8 @@ export async function startApiserver(
     informerFactory: kubeInformerFactory(kc),
     historyMaxEvents: options.watchHistorySize,
     historyMaxAgeSeconds: options.watchHistorySeconds,
+    staleAfterMs: deps.staleAfterMs,
+    engineConfig,
     logger,
   });
   store.start();
@@ -142,6 +156,7 @@ export async function startApiserver(
     writes: {
       writer: new KubeApiWriter(kc, { timeoutMs: deps.writeTimeoutMs }),
       adapters,
+      validation: validationContexts(engineConfig),
       policy,
     },
     readiness: () => {
@@ -149,6 +164,7 @@ export async function startApiserver(
       // A bad policy keeps the last good one: reported here, but it does not make reads unready.
       const policyProblems = [...(policySource?.problems() ?? []), ...(namespaceLabels?.problems() ?? [])];
       const storeProblems = store.problems();
+      const watches = store.watchHealth();
       const checks = [
         {
           name: 'authentication-config',
@@ -164,6 +180,11 @@ export async function startApiserver(
           name: 'informers',
           ok: storeProblems.length === 0,
           message: storeProblems.join('; '),
+          ...(watches.since !== undefined
+            ? {
+                reason: `${watches.failing} of ${watches.total} watches of the Kubernetes API failing since ${new Date(watches.since).toISOString()}; reads are answered from the cache${store.staleSince() === undefined ? '' : ', instances marked Stale'}`,
+              }
+            : {}),
         },
       ];
       const ready = !shuttingDown && checks.every(c => c.ok);
@@ -191,11 +212,23 @@ export async function startApiserver(
     port: server.port,
     app,
     store,
-    async shutdown(delayMs = 0) {
+    async shutdown(delayMs = 0, graceMs?: number) {
       shuttingDown = true;
       app.control.beginShutdown();
+      const cut =
+        graceMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              logger.warn('Shutdown grace period over, closing the connections still open', {
+                graceMs,
+                watches: app.control.activeWatches(),
+              });
+              server.server.closeAllConnections();
+            }, graceMs);
+      cut?.unref();
       if (delayMs > 0) await new Promise(r => setTimeout(r, delayMs));
       await server.close();
+      clearTimeout(cut);
       store.stop();
       policySource?.stop();
       namespaceLabels?.stop();

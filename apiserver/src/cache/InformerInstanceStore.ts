@@ -1,3 +1,8 @@
+import { createHash } from 'node:crypto';
+import {
+  applyRolloutMemory,
+  type RolloutMemory,
+} from '../status/rolloutMemory';
 import {
   DATABASE_ENGINE_KIND,
   DATABASES_GROUP_VERSION,
@@ -12,10 +17,13 @@ import type {
   ResourceType,
   SourceKind,
 } from '../adapters/types';
+import { engineOffer, type EngineConfig } from '../engines';
 import { resourceName } from '../kube/resourcePath';
 import { EventHistory } from './EventHistory';
+import { InstanceIndex } from './InstanceIndex';
 import { ManagedInformer, type InformerBackoff } from './ManagedInformer';
 import { CRD_TYPE, crdServesKind } from './crdServesKind';
+import { STALE_CONDITION, staleCondition } from './staleCondition';
 import type { InformerFactory } from './ResourceInformer';
 import { isNewer, maxResourceVersion, rvToBigInt } from './resourceVersion';
 import {
@@ -39,9 +47,18 @@ export interface InformerInstanceStoreOptions {
   /**
    * Changes arriving within this window are applied together, in resourceVersion order
    * (informers of different types deliver independently, so their events interleave).
+   * Default 5 ms: watch streams of one kube-apiserver deliver a change within a millisecond or
+   * two of each other, and every millisecond here is added to each watcher's latency.
    */
   batchWindowMs?: number;
   restartBackoff?: InformerBackoff;
+  /**
+   * How long a watch must have been failing before the instances built from it carry the
+   * `Stale` condition (default 3 s): a connection reset that resumes at once is no news.
+   */
+  staleAfterMs?: number;
+  /** The platform team's versions and sizes per engine (`--engine-config`); default: none. */
+  engineConfig?: EngineConfig;
   now?: () => number;
   logger?: {
     info(msg: string, meta?: object): void;
@@ -68,7 +85,7 @@ interface SourceEntry {
 
 interface ServedInstance {
   instance: DatabaseInstance;
-  /** Projection without resourceVersion, to tell real changes from re-deliveries. */
+  /** Digest of the projection without resourceVersion, to tell real changes from re-deliveries. */
   fingerprint: string;
   /** Largest RV among the objects it was built from. */
   baseRv: string;
@@ -78,6 +95,14 @@ interface ServedInstance {
 interface PendingChange {
   rv: string;
   sourceKeys: string[];
+  /**
+   * The source object as this event delivered it. The informer's cache only holds the newest
+   * version, so without it two updates inside one batch window would be served as one and a
+   * short phase (a one-pod restart during an upgrade) would never reach watchers. For a
+   * related object (a StatefulSet) `key` is its object key; for a source object it is empty
+   * (the change's only source key). `obj` undefined: the related object was deleted.
+   */
+  snapshot?: { key: string; obj: KubeObject | undefined };
 }
 
 interface SourceInformer {
@@ -112,13 +137,28 @@ export class InformerInstanceStore implements InstanceStore {
     Array<{ adapter: OperatorAdapter; kind: SourceKind }>
   >();
   private readonly entries = new Map<string, SourceEntry>();
+  /** Per source object: what this replica saw of its rollouts (see applyRolloutMemory). */
+  private readonly rollouts = new Map<string, RolloutMemory>();
   private readonly nameClaims = new Map<string, Set<string>>();
   private readonly reverse = new Map<string, Set<string>>();
   private readonly groupServed = new Map<string, Map<string, ServedInstance>>();
   private readonly served = new Map<string, Map<string, ServedInstance>>();
+  private readonly index = new InstanceIndex(
+    ns => [...(this.served.get(ns)?.values() ?? [])].map(s => s.instance),
+    () => this.served.keys(),
+  );
   private readonly conflictSince = new Map<string, string>();
   private readonly watchers = new Set<(e: InstanceEvent) => void>();
+  /** Informers failing for longer than `staleAfterMs`, with when they started failing. */
+  private readonly staleInformers = new Map<ManagedInformer, number>();
+  private readonly staleTimers = new Map<ManagedInformer, NodeJS.Timeout>();
+  /** Stale informers that work again, waiting for an RV newer than every Stale version served. */
+  private readonly recovering = new Set<ManagedInformer>();
+  /** Largest RV of a version served with the Stale condition. */
+  private staleMaxRv = '0';
   private pending: PendingChange[] = [];
+  /** While a batch is applied: the source object as the change being applied delivered it. */
+  private asOf: { key: string; obj: KubeObject | undefined } | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
   private lastRv = '0';
   /** Largest list resourceVersion seen: the cluster's RV when our view became complete. */
@@ -130,7 +170,7 @@ export class InformerInstanceStore implements InstanceStore {
   constructor(private readonly options: InformerInstanceStoreOptions) {
     this.now = options.now ?? Date.now;
     this.backoff = options.restartBackoff ?? { initialMs: 1000, maxMs: 30_000 };
-    this.batchWindowMs = options.batchWindowMs ?? 50;
+    this.batchWindowMs = options.batchWindowMs ?? 5;
     this.history = new EventHistory(
       {
         maxEvents: options.historyMaxEvents ?? 10_000,
@@ -162,6 +202,8 @@ export class InformerInstanceStore implements InstanceStore {
       onUpdate: crd => this.crdChanged(crd, false),
       onDelete: crd => this.crdChanged(crd, true),
       onListed: rv => this.noteListed(rv),
+      onProgress: () => this.noteProgress(),
+      onHealthChange: failing => this.informerHealthChanged(this.crdInformer, failing),
     });
   }
 
@@ -181,6 +223,8 @@ export class InformerInstanceStore implements InstanceStore {
   stop(): void {
     this.started = false;
     clearTimeout(this.flushTimer);
+    this.staleTimers.forEach(t => clearTimeout(t));
+    this.staleTimers.clear();
     this.crdInformer.stop();
     for (const informer of this.relatedInformers.values()) {
       informer.stop();
@@ -208,18 +252,11 @@ export class InformerInstanceStore implements InstanceStore {
   }
 
   list(namespace?: string): DatabaseInstance[] {
-    const byName = (a: ServedInstance, b: ServedInstance) =>
-      compare(a.instance.metadata.name ?? '', b.instance.metadata.name ?? '');
-    if (namespace !== undefined) {
-      return [...(this.served.get(namespace)?.values() ?? [])]
-        .sort(byName)
-        .map(s => s.instance);
-    }
-    return [...this.served.keys()]
-      .sort(compare)
-      .flatMap(ns =>
-        [...this.served.get(ns)!.values()].sort(byName).map(s => s.instance),
-      );
+    return this.index.list(namespace);
+  }
+
+  listByLabel(key: string, value: string, namespace?: string): DatabaseInstance[] {
+    return this.index.withLabel(key, value, namespace);
   }
 
   get(namespace: string, name: string): DatabaseInstance | undefined {
@@ -290,19 +327,21 @@ export class InformerInstanceStore implements InstanceStore {
         const phase = s.instance.status?.phase ?? 'Unknown';
         phases[phase] = (phases[phase] ?? 0) + 1;
       }
-      const write = adapter.write;
-      // what a new instance can be created as; read-only adapters still list what they read
-      const topologies = write
-        ? [...write.topologies]
-        : [...new Set(adapter.kinds.flatMap(k => k.topologies))];
-      const defaultTopology = write?.defaultTopology;
-      const defaults = write && defaultTopology ? write.defaults(defaultTopology) : undefined;
+      const installed = crds.every(c => c.installed);
+      // The operator counts as installed since its oldest served CRD was created.
+      const created = installed
+        ? adapter.kinds
+            .map(k => this.crdInformer.informer.get(resourceName(k))?.metadata?.creationTimestamp)
+            .filter((t): t is string => !!t && !Number.isNaN(Date.parse(t)))
+            .sort((a, b) => Date.parse(a) - Date.parse(b))[0]
+        : undefined;
       return {
         apiVersion: DATABASES_GROUP_VERSION,
         kind: DATABASE_ENGINE_KIND,
         metadata: {
           name: adapter.engine,
           resourceVersion: this.resourceVersion(),
+          ...(created ? { creationTimestamp: created } : {}),
         },
         spec: {
           engine: adapter.engine,
@@ -315,23 +354,11 @@ export class InformerInstanceStore implements InstanceStore {
             plural: k.plural,
             topologies: k.topologies,
           })),
-          topologies,
-          versions: adapter.versions,
-          ...(defaults && defaultTopology
-            ? {
-                defaults: {
-                  engine: adapter.engine,
-                  topology: defaultTopology,
-                  version: defaults.version,
-                  replicas: defaults.replicas,
-                  storage: { ...defaults.storage },
-                  resources: JSON.parse(JSON.stringify(defaults.resources)),
-                },
-              }
-            : {}),
+          // what a new instance can be, as configured (read-only adapters list what they read)
+          ...engineOffer(adapter, this.options.engineConfig?.engines[adapter.engine]),
         },
         status: {
-          installed: crds.every(c => c.installed),
+          installed,
           crds,
           instances,
           phases,
@@ -341,12 +368,39 @@ export class InformerInstanceStore implements InstanceStore {
   }
 
   problems(): string[] {
-    const informers = [
+    return this.allInformers()
+      .map(i => i.problem())
+      .filter((p): p is string => !!p);
+  }
+
+  /**
+   * Since when (ms since epoch) some instances carry the `Stale` condition because a watch they
+   * are built from has been failing for longer than `staleAfterMs`; undefined when none does.
+   */
+  staleSince(): number | undefined {
+    const since = [...this.staleInformers.values()];
+    return since.length ? Math.min(...since) : undefined;
+  }
+
+  /** How many watches of the Kubernetes API are failing, out of how many, and since when. */
+  watchHealth(): { failing: number; total: number; since?: number } {
+    const informers = this.allInformers();
+    const since = informers
+      .map(i => i.failingSinceMs())
+      .filter((t): t is number => t !== undefined);
+    return {
+      failing: since.length,
+      total: informers.length,
+      ...(since.length ? { since: Math.min(...since) } : {}),
+    };
+  }
+
+  private allInformers(): ManagedInformer[] {
+    return [
       this.crdInformer,
       ...this.relatedInformers.values(),
       ...[...this.sourceInformers.values()].map(s => s.managed),
     ];
-    return informers.map(i => i.problem()).filter((p): p is string => !!p);
   }
 
   private *servedInstances(): Iterable<ServedInstance> {
@@ -358,7 +412,8 @@ export class InformerInstanceStore implements InstanceStore {
   // ---- informer plumbing -------------------------------------------------------------------
 
   private makeRelatedInformer(type: ResourceType): ManagedInformer {
-    const changed = (obj: KubeObject) => {
+    let managed: ManagedInformer | undefined = undefined;
+    const changed = (obj: KubeObject, deleted = false) => {
       const key = objectKey(
         type,
         obj.metadata?.namespace ?? '',
@@ -366,19 +421,25 @@ export class InformerInstanceStore implements InstanceStore {
       );
       const dependents = this.reverse.get(key);
       if (dependents?.size) {
-        this.enqueue(obj.metadata?.resourceVersion, [...dependents]);
+        this.enqueue(obj.metadata?.resourceVersion, [...dependents], {
+          key,
+          obj: deleted ? undefined : obj,
+        });
       }
     };
-    return new ManagedInformer({
+    managed = new ManagedInformer({
       type,
       factory: this.options.informerFactory,
       backoff: this.backoff,
       logger: this.options.logger,
-      onAdd: changed,
-      onUpdate: changed,
-      onDelete: changed,
+      onAdd: obj => changed(obj),
+      onUpdate: obj => changed(obj),
+      onDelete: obj => changed(obj, true),
       onListed: rv => this.noteListed(rv),
+      onProgress: () => this.noteProgress(),
+      onHealthChange: failing => this.informerHealthChanged(managed!, failing),
     });
+    return managed;
   }
 
   private crdChanged(crd: KubeObject, deleted: boolean): void {
@@ -390,23 +451,29 @@ export class InformerInstanceStore implements InstanceStore {
         this.options.logger?.info('Operator kind installed, watching it', {
           kind: resourceName(kind),
         });
-        const changed = (obj: KubeObject) =>
-          this.enqueue(obj.metadata?.resourceVersion, [
-            objectKey(
-              kind,
-              obj.metadata?.namespace ?? '',
-              obj.metadata?.name ?? '',
-            ),
-          ]);
-        const managed = new ManagedInformer({
+        const changed = (obj: KubeObject, gone = false) =>
+          this.enqueue(
+            obj.metadata?.resourceVersion,
+            [
+              objectKey(
+                kind,
+                obj.metadata?.namespace ?? '',
+                obj.metadata?.name ?? '',
+              ),
+            ],
+            gone ? undefined : { key: '', obj },
+          );
+        const managed: ManagedInformer = new ManagedInformer({
           type: kind,
           factory: this.options.informerFactory,
           backoff: this.backoff,
           logger: this.options.logger,
-          onAdd: changed,
-          onUpdate: changed,
-          onDelete: changed,
+          onAdd: obj => changed(obj),
+          onUpdate: obj => changed(obj),
+          onDelete: obj => changed(obj, true),
           onListed: rv => this.noteListed(rv),
+          onProgress: () => this.noteProgress(),
+          onHealthChange: failing => this.informerHealthChanged(managed, failing),
         });
         this.sourceInformers.set(typeKey(kind), { managed, adapter, kind });
         if (this.started) {
@@ -418,6 +485,7 @@ export class InformerInstanceStore implements InstanceStore {
           { kind: resourceName(kind) },
         );
         running.managed.stop();
+        this.forgetFailure(running.managed);
         this.sourceInformers.delete(typeKey(kind));
         const prefix = `${typeKey(kind)}|`;
         const gone = [...this.entries.keys()].filter(k => k.startsWith(prefix));
@@ -426,6 +494,142 @@ export class InformerInstanceStore implements InstanceStore {
         }
       }
     }
+  }
+
+  /**
+   * A watch bookmark moved an informer's progress: once every informer has delivered
+   * everything up to some RV, our resourceVersion can move there too (at the next flush), so
+   * lists and watch bookmarks carry a recent cluster RV even when no instance changes. A
+   * client holding it resumes on any replica whose history reaches back that far.
+   */
+  private noteProgress(): void {
+    if (this.synced && !this.flushTimer) {
+      this.flushTimer = setTimeout(() => this.flush(), this.batchWindowMs);
+      this.flushTimer.unref?.();
+    }
+  }
+
+  /** The RV up to which every running informer has delivered every change ("0" if one has not listed). */
+  private minProgress(): string {
+    let min: bigint | undefined;
+    for (const informer of this.allInformers()) {
+      const p = rvToBigInt(informer.progress());
+      if (min === undefined || p < min) {
+        min = p;
+      }
+    }
+    return (min ?? 0n).toString();
+  }
+
+  private informerHealthChanged(informer: ManagedInformer, failing: boolean): void {
+    clearTimeout(this.staleTimers.get(informer));
+    this.staleTimers.delete(informer);
+    this.recovering.delete(informer);
+    if (failing) {
+      const since = informer.failingSinceMs() ?? this.now();
+      const timer = setTimeout(() => {
+        this.staleTimers.delete(informer);
+        if (informer.failingSinceMs() === undefined) {
+          return;
+        }
+        this.staleInformers.set(informer, since);
+        this.options.logger?.warn('Watch failing, instances built from it are marked stale', {
+          informer: informer.name,
+        });
+        this.restale(informer);
+      }, this.options.staleAfterMs ?? 3000);
+      timer.unref?.();
+      this.staleTimers.set(informer, timer);
+    } else if (this.staleInformers.has(informer)) {
+      // Clients ignore a change that comes with a resourceVersion they already hold (client-node
+      // compares RVs, so do many client-go handlers). The Stale versions went out at the RVs of
+      // their time; the current ones wait for a newer cluster RV: the changes the watch replays
+      // next, or the next bookmark (see flush).
+      this.recovering.add(informer);
+      this.noteProgress();
+    }
+  }
+
+  /**
+   * Clears the Stale condition of recovered informers once the batch about to be applied
+   * carries an RV newer than every Stale version served: their instances are re-projected in
+   * this batch, at that RV, together with the changes the watches replayed.
+   */
+  private unstaleInto(batch: PendingChange[]): void {
+    if (this.recovering.size === 0) {
+      return;
+    }
+    const newest = maxResourceVersion(this.lastRv, this.minProgress(), ...batch.map(c => c.rv));
+    if (!isNewer(newest, this.staleMaxRv)) {
+      return;
+    }
+    for (const informer of this.recovering) {
+      this.staleInformers.delete(informer);
+      this.options.logger?.info('Watch recovered, instances built from it are current again', {
+        informer: informer.name,
+      });
+      const keys = this.keysBuiltFrom(informer);
+      if (keys.length) {
+        batch.push({ rv: newest, sourceKeys: keys });
+      }
+    }
+    this.recovering.clear();
+    if (this.staleInformers.size === 0) {
+      this.staleMaxRv = '0';
+    }
+  }
+
+  private forgetFailure(informer: ManagedInformer): void {
+    clearTimeout(this.staleTimers.get(informer));
+    this.staleTimers.delete(informer);
+    this.staleInformers.delete(informer);
+    this.recovering.delete(informer);
+  }
+
+  /** Re-projects every instance built from what `informer` watches (its Stale condition changed). */
+  private restale(informer: ManagedInformer): void {
+    const keys = this.keysBuiltFrom(informer);
+    if (keys.length) {
+      this.enqueue(this.lastRv, keys);
+    }
+  }
+
+  /** The source objects whose instances are built from what `informer` watches. */
+  private keysBuiltFrom(informer: ManagedInformer): string[] {
+    let keys: string[];
+    if (informer === this.crdInformer) {
+      keys = [...this.entries.keys()];
+    } else {
+      const type = [...this.relatedInformers.entries()].find(([, i]) => i === informer)?.[0];
+      keys = [...this.entries.values()]
+        .filter(e =>
+          type !== undefined
+            ? e.adapter.relatedTypes.some(t => typeKey(t) === type)
+            : this.sourceInformers.get(typeKey(e.kind))?.managed === informer,
+        )
+        .map(e => e.key);
+    }
+    return keys;
+  }
+
+  /** Since when the first stale informer an instance is built from has been failing, if any. */
+  private staleSinceFor(entry: SourceEntry): number | undefined {
+    if (this.staleInformers.size === 0) {
+      return undefined;
+    }
+    const informers = [
+      this.crdInformer,
+      this.sourceInformers.get(typeKey(entry.kind))?.managed,
+      ...entry.adapter.relatedTypes.map(t => this.relatedInformers.get(typeKey(t))),
+    ];
+    let since: number | undefined;
+    for (const informer of informers) {
+      const s = informer && this.staleInformers.get(informer);
+      if (s !== undefined) {
+        since = since === undefined ? s : Math.min(since, s);
+      }
+    }
+    return since;
   }
 
   private noteListed(resourceVersion: string | undefined): void {
@@ -471,8 +675,12 @@ export class InformerInstanceStore implements InstanceStore {
     return n;
   }
 
-  private enqueue(rv: string | undefined, sourceKeys: string[]): void {
-    this.pending.push({ rv: rv ?? '0', sourceKeys });
+  private enqueue(
+    rv: string | undefined,
+    sourceKeys: string[],
+    snapshot?: PendingChange['snapshot'],
+  ): void {
+    this.pending.push({ rv: rv ?? '0', sourceKeys, snapshot });
     if (!this.flushTimer) {
       this.flushTimer = setTimeout(() => this.flush(), this.batchWindowMs);
       this.flushTimer.unref?.();
@@ -483,9 +691,16 @@ export class InformerInstanceStore implements InstanceStore {
     this.flushTimer = undefined;
     const batch = this.pending;
     this.pending = [];
+    if (this.synced) {
+      this.unstaleInto(batch);
+    }
     // Stable sort: changes with equal RVs keep their arrival order.
     batch.sort((a, b) => compareRv(a.rv, b.rv));
     for (const change of batch) {
+      this.asOf = change.snapshot && {
+        key: change.snapshot.key || change.sourceKeys[0],
+        obj: change.snapshot.obj,
+      };
       const groups = new Set<string>();
       for (const key of change.sourceKeys) {
         const group = this.reconcileSource(key);
@@ -497,7 +712,12 @@ export class InformerInstanceStore implements InstanceStore {
         this.recomputeGroup(group, change.rv);
       }
     }
+    this.asOf = undefined;
     this.checkSynced();
+    if (this.synced) {
+      // every change up to it has been applied above (informers deliver in RV order)
+      this.lastRv = maxResourceVersion(this.lastRv, this.minProgress());
+    }
   }
 
   // ---- projection --------------------------------------------------------------------------
@@ -513,7 +733,10 @@ export class InformerInstanceStore implements InstanceStore {
     const informer = this.sourceInformers.get(type);
     return {
       informer,
-      obj: informer?.managed.informer.get(name, ns || undefined),
+      obj:
+        informer && this.asOf?.key === key
+          ? this.asOf.obj
+          : informer?.managed.informer.get(name, ns || undefined),
       ns,
       name,
     };
@@ -536,6 +759,7 @@ export class InformerInstanceStore implements InstanceStore {
         return undefined;
       }
       this.entries.delete(key);
+      this.rollouts.delete(key);
       const claim = this.nameClaims.get(group);
       claim?.delete(key);
       if (claim && claim.size === 0) {
@@ -582,10 +806,18 @@ export class InformerInstanceStore implements InstanceStore {
   private relatedLookup(): RelatedLookup {
     return {
       get: ref =>
-        this.relatedInformers
-          .get(typeKey(ref.type))
-          ?.informer.get(ref.name, ref.namespace || undefined),
+        this.relatedObject(objectKey(ref.type, ref.namespace, ref.name)),
     };
+  }
+
+  /** A related object as of the change being applied (see `asOf`), else the newest. */
+  private relatedObject(key: string): KubeObject | undefined {
+    if (this.asOf?.key === key) {
+      return this.asOf.obj;
+    }
+    const [type, ref] = splitOnce(key, '|');
+    const [ns, name] = splitOnce(ref, '/');
+    return this.relatedInformers.get(type)?.informer.get(name, ns || undefined);
   }
 
   private project(
@@ -599,16 +831,18 @@ export class InformerInstanceStore implements InstanceStore {
     let instance: DatabaseInstance;
     try {
       instance = entry.adapter.project(source, entry.kind, lookup);
+      const remembered = applyRolloutMemory(
+        this.rollouts.get(entry.key),
+        instance,
+      );
+      this.rollouts.set(entry.key, remembered.memory);
+      instance = remembered.instance;
     } catch (err) {
       instance = fallbackInstance(entry, source, err);
     }
-    const relatedRvs = entry.relatedKeys.map(k => {
-      const [type, ref] = splitOnce(k, '|');
-      const [ns, name] = splitOnce(ref, '/');
-      return this.relatedInformers
-        .get(type)
-        ?.informer.get(name, ns || undefined)?.metadata?.resourceVersion;
-    });
+    const relatedRvs = entry.relatedKeys.map(
+      k => this.relatedObject(k)?.metadata?.resourceVersion,
+    );
     const baseRv = maxResourceVersion(
       source.metadata?.resourceVersion,
       ...relatedRvs,
@@ -620,6 +854,13 @@ export class InformerInstanceStore implements InstanceStore {
     };
     delete metadata.resourceVersion;
     let status = instance.status;
+    const staleSince = this.staleSinceFor(entry);
+    if (staleSince !== undefined && status) {
+      status = {
+        ...status,
+        conditions: [...(status.conditions ?? []), staleCondition(staleSince)],
+      };
+    }
     if (conflict && status) {
       const claim = conflict.find(c => c.key === entry.key)!;
       const condition = nameConflictCondition(
@@ -639,7 +880,10 @@ export class InformerInstanceStore implements InstanceStore {
       metadata,
       ...(status ? { status } : {}),
     };
-    return { projected, baseRv, fingerprint: JSON.stringify(projected) };
+    // A digest, not the JSON itself: kept for every instance, the JSON was a tenth of the
+    // apiserver's memory at 50,000 instances.
+    const fingerprint = createHash('sha1').update(JSON.stringify(projected)).digest('base64');
+    return { projected, baseRv, fingerprint };
   }
 
   private recomputeGroup(group: string, triggerRv: string): void {
@@ -708,6 +952,9 @@ export class InformerInstanceStore implements InstanceStore {
       }
       const rv = eventRv(baseRv);
       const instance = withRv(projected, rv);
+      if (this.staleInformers.size && projected.status?.conditions?.some(c => c.type === STALE_CONDITION)) {
+        this.staleMaxRv = maxResourceVersion(this.staleMaxRv, rv);
+      }
       next.set(servedName, {
         instance,
         fingerprint,
@@ -739,6 +986,13 @@ export class InformerInstanceStore implements InstanceStore {
     } else {
       this.served.delete(ns);
     }
+    if (events.length) {
+      this.index.changed(
+        ns,
+        [...old.values()].map(s => s.instance),
+        [...next.values()].map(s => s.instance),
+      );
+    }
     if (next.size) {
       this.groupServed.set(group, next);
     } else {
@@ -765,13 +1019,6 @@ export class InformerInstanceStore implements InstanceStore {
       }
     }
   }
-}
-
-function compare(a: string, b: string): number {
-  if (a === b) {
-    return 0;
-  }
-  return a < b ? -1 : 1;
 }
 
 function compareRv(a: string, b: string): number {

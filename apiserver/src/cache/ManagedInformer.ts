@@ -1,6 +1,7 @@
 import type { KubeObject, ResourceType } from '../adapters/types';
 import { resourceName } from '../kube/resourcePath';
 import type { InformerFactory, ResourceInformer } from './ResourceInformer';
+import { maxResourceVersion } from './resourceVersion';
 
 /** Restart back-off after an informer error. */
 export interface InformerBackoff {
@@ -16,6 +17,10 @@ export interface ManagedInformerOptions {
   onDelete(obj: KubeObject): void;
   /** After every completed list (first and re-lists), with the list's resourceVersion. */
   onListed(resourceVersion?: string): void;
+  /** When a watch bookmark says every change up to `resourceVersion` has been delivered. */
+  onProgress?(resourceVersion: string): void;
+  /** When the informer starts failing (`failing` true) and when it has recovered. */
+  onHealthChange?(failing: boolean): void;
   backoff: InformerBackoff;
   logger?: {
     info(msg: string, meta?: object): void;
@@ -51,15 +56,32 @@ export class ManagedInformer {
   private delay: number;
   private restartTimer: NodeJS.Timeout | undefined;
   private healthyTimer: NodeJS.Timeout | undefined;
+  private failingSince: number | undefined;
+  /** Largest resourceVersion this informer has delivered everything up to. */
+  private progressRv = '0';
 
   constructor(private readonly options: ManagedInformerOptions) {
     this.delay = options.backoff.initialMs;
     this.informer = options.factory(options.type, {
       onListed: rv => this.handleListed(rv),
+      onProgress: rv => this.handleProgress(rv),
+      onWatching: () => this.handleWatching(),
     });
-    this.informer.on('add', obj => this.guard(() => options.onAdd(obj)));
-    this.informer.on('update', obj => this.guard(() => options.onUpdate(obj)));
-    this.informer.on('delete', obj => this.guard(() => options.onDelete(obj)));
+    const seen = (obj: KubeObject) => {
+      this.progressRv = maxResourceVersion(this.progressRv, obj?.metadata?.resourceVersion);
+    };
+    this.informer.on('add', obj => this.guard(() => {
+      seen(obj);
+      options.onAdd(obj);
+    }));
+    this.informer.on('update', obj => this.guard(() => {
+      seen(obj);
+      options.onUpdate(obj);
+    }));
+    this.informer.on('delete', obj => this.guard(() => {
+      seen(obj);
+      options.onDelete(obj);
+    }));
     this.informer.on('error', err => this.handleError(err));
   }
 
@@ -90,6 +112,19 @@ export class ManagedInformer {
       : undefined;
   }
 
+  /** When the current failure started (ms since epoch), undefined while healthy. */
+  failingSinceMs(): number | undefined {
+    return this.failingSince;
+  }
+
+  /**
+   * The resourceVersion up to which this informer has delivered every change of its type
+   * (its list, its events, the watch's bookmarks); "0" before the first list.
+   */
+  progress(): string {
+    return this.listed ? this.progressRv : '0';
+  }
+
   private run(): void {
     this.informer.start().catch(err => this.handleError(err));
   }
@@ -111,8 +146,26 @@ export class ManagedInformer {
       return;
     }
     this.listed = true;
+    this.progressRv = maxResourceVersion(this.progressRv, resourceVersion);
     this.recovered();
     this.options.onListed(resourceVersion);
+  }
+
+  private handleWatching(): void {
+    // a resumed watch replays what it missed next: call it healthy now, not after it survived
+    // a while, so those changes are projected as current (see the store's Stale condition)
+    if (!this.stopped && this.listed && this.problemText) {
+      clearTimeout(this.healthyTimer);
+      this.recovered();
+    }
+  }
+
+  private handleProgress(resourceVersion: string): void {
+    if (this.stopped || !this.listed) {
+      return;
+    }
+    this.progressRv = maxResourceVersion(this.progressRv, resourceVersion);
+    this.options.onProgress?.(this.progressRv);
   }
 
   private recovered(): void {
@@ -121,6 +174,10 @@ export class ManagedInformer {
     }
     this.problemText = undefined;
     this.delay = this.options.backoff.initialMs;
+    if (this.failingSince !== undefined) {
+      this.failingSince = undefined;
+      this.options.onHealthChange?.(false);
+    }
   }
 
   private handleError(err: unknown): void {
@@ -135,6 +192,10 @@ export class ManagedInformer {
       });
     }
     this.problemText = text;
+    if (this.failingSince === undefined) {
+      this.failingSince = Date.now();
+      this.options.onHealthChange?.(true);
+    }
     clearTimeout(this.restartTimer);
     clearTimeout(this.healthyTimer);
     const delay = this.delay;
@@ -144,7 +205,8 @@ export class ManagedInformer {
         return;
       }
       this.run();
-      // A resumed watch reports nothing on success: call it healthy if it survives a while.
+      // Without an onWatching hook a resumed watch reports nothing on success: call it
+      // healthy if it survives a while.
       this.healthyTimer = setTimeout(
         () => this.recovered(),
         Math.max(1000, delay),

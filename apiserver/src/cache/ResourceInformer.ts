@@ -21,6 +21,16 @@ export interface InformerHooks {
    * with the list's resourceVersion (the cluster's RV at that moment).
    */
   onListed(resourceVersion?: string): void;
+  /**
+   * Call when a watch BOOKMARK arrives: every change up to its resourceVersion has been
+   * delivered. Optional for factories whose watches have no bookmarks.
+   */
+  onProgress?(resourceVersion: string): void;
+  /**
+   * Call when a watch request has been answered 200 (the stream is open): after a failure, the
+   * informer is current again from here on, before the changes it missed are replayed.
+   */
+  onWatching?(): void;
 }
 
 /** Makes an informer over every object of a type, in all namespaces. */

@@ -10,4 +10,5 @@ export type {
 } from './ResourceInformer';
 export { CRD_TYPE, crdServesKind } from './crdServesKind';
 export { NAME_CONFLICT_CONDITION } from './servedNames';
+export { STALE_CONDITION } from './staleCondition';
 export { maxResourceVersion, rvToBigInt, isNewer } from './resourceVersion';

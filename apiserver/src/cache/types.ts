@@ -47,8 +47,16 @@ export interface InstanceStore {
   hasSynced(): boolean;
   /** Largest resourceVersion seen (decimal string; "0" before sync). */
   resourceVersion(): string;
-  /** Every instance, or those of one namespace, sorted by namespace then name. */
+  /**
+   * Every instance, or those of one namespace, sorted by namespace then name. The array may be
+   * shared with other callers until the next change: never mutate it.
+   */
   list(namespace?: string): DatabaseInstance[];
+  /**
+   * Instances labelled `key=value` (in `namespace` when given), sorted like `list`, from an
+   * index rather than a scan. Optional: callers fall back to filtering `list`.
+   */
+  listByLabel?(key: string, value: string, namespace?: string): DatabaseInstance[];
   get(namespace: string, name: string): DatabaseInstance | undefined;
   /**
    * Calls `onEvent` for every change with resourceVersion > fromResourceVersion (from the kept

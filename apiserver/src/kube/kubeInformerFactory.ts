@@ -77,20 +77,36 @@ export function kubeInformerFactory(
         q: any,
         cb: (phase: string, obj: any, raw: any) => void,
         done: (err: any) => void,
-      ) =>
-        watch.watch(
+      ) => {
+        let failed = false;
+        const opened = watch.watch(
           p,
-          q,
-          (phase, obj, raw) =>
+          // bookmarks tell how far the watch has got when the type itself does not change
+          { ...q, allowWatchBookmarks: true },
+          (phase, obj, raw) => {
+            if (phase === 'BOOKMARK' && obj?.metadata?.resourceVersion) {
+              // every event before it on this stream has been delivered already
+              hooks.onProgress?.(obj.metadata.resourceVersion);
+            }
             cb(
               phase,
               phase === 'ERROR' || phase === 'BOOKMARK'
                 ? obj
                 : transform(type, obj),
               raw,
-            ),
-          done,
-        ),
+            );
+          },
+          err => {
+            failed = true;
+            done(err);
+          },
+        );
+        // client-node resolves once the response has started, or after it has failed
+        void opened.then(() => {
+          if (!failed) hooks.onWatching?.();
+        });
+        return opened;
+      },
     } as unknown as Watch;
     return new ListWatch<KubernetesObject>(
       path,

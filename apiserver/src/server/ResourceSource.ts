@@ -10,6 +10,8 @@ export interface ResourceSource<T extends KubeObject> {
   resourceVersion(): string;
   /** Every object, or those of one namespace ('' = all), in a stable order. */
   list(namespace: string): T[];
+  /** Objects labelled `key=value` (in `namespace` unless ''), from an index; absent = filter `list`. */
+  listByLabel?(key: string, value: string, namespace: string): T[];
   get(namespace: string, name: string): T | undefined;
 }
 
@@ -19,6 +21,9 @@ export function instanceSource(store: InstanceStore): ResourceSource<DatabaseIns
     definition: databaseInstances,
     resourceVersion: () => store.resourceVersion(),
     list: ns => store.list(ns || undefined),
+    ...(store.listByLabel
+      ? { listByLabel: (key: string, value: string, ns: string) => store.listByLabel!(key, value, ns || undefined) }
+      : {}),
     get: (ns, name) => store.get(ns, name),
   };
 }

@@ -15,6 +15,7 @@ import type { InstanceStore } from '../cache/types';
 import type { KubeWriter } from '../kube/KubeWriter';
 import { createMetrics, type ApiserverMetrics } from '../metrics/createMetrics';
 import { buildOpenApiV2, buildOpenApiV3 } from '../openapi/buildOpenApi';
+import type { EngineValidationContexts } from '../writes/validateSpec';
 import { buildDiscovery, encodeDocument, type ServedResource } from './discovery';
 import { HEALTH_PATHS, healthChecks, renderHealth, sendHealth, type Readiness } from './health';
 import { ListSnapshots } from './ListSnapshots';
@@ -42,6 +43,7 @@ import type { Verb } from './resources';
 import {
   forbidden,
   internalError,
+  methodNotAllowed,
   methodNotSupported,
   resourceNotFound,
   serviceUnavailable,
@@ -99,12 +101,18 @@ export interface WritesOptions {
   cacheWaitMs?: number;
   /** Attempts of an update when our cache was behind kube-apiserver (default 3). */
   updateAttempts?: number;
+  /** Per engine, what creates and updates validate against instead of the adapter's lists (`--engine-config`). */
+  validation?: EngineValidationContexts;
 }
 
 const PASSWORD_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 /** 24 alphanumerics (~143 bits): safe inside URIs and every engine's config files. */
 const generatePassword = () =>
   Array.from({ length: 24 }, () => PASSWORD_ALPHABET[randomInt(PASSWORD_ALPHABET.length)]).join('');
+
+/** `record[key]` when it is the record's own property (never an inherited Object member). */
+const own = <V>(record: Partial<Record<string, V>>, key: string): V | undefined =>
+  Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
 
 /** Handles one verb on one resource (or subresource). */
 export type VerbHandler = (ctx: HandlerContext) => Promise<void>;
@@ -179,6 +187,7 @@ export function createApp(options: CreateAppOptions): DatabasesApp {
     store,
     writer: options.writes.writer,
     adapters: options.writes.adapters,
+    validation: options.writes.validation ?? {},
     policy: options.writes.policy ?? noPolicy,
     locks: new KeyedMutex(),
     logger,
@@ -251,7 +260,8 @@ export function createApp(options: CreateAppOptions): DatabasesApp {
   const routeResource = async (ctx: HandlerContext) => {
     const { info } = ctx;
     if (info.apiGroup !== DATABASES_API_GROUP || info.apiVersion !== DATABASES_API_VERSION) throw resourceNotFound();
-    const entry = table[info.resource];
+    // path segments index these tables: `constructor` or `__proto__` must not find Object's members
+    const entry = own(table, info.resource);
     if (!entry || info.parts.length > 3) throw resourceNotFound();
     // an unsynced cache would serve partial lists; clients retry 503s that carry Retry-After
     if (!store.hasSynced()) {
@@ -263,13 +273,18 @@ export function createApp(options: CreateAppOptions): DatabasesApp {
     let handlers = entry.verbs;
     let label = def.plural;
     if (info.subresource) {
-      const sub = entry.subresources[info.subresource];
+      const sub = own(entry.subresources, info.subresource);
       if (!sub) throw resourceNotFound();
       handlers = sub;
       label = `${def.plural}/${info.subresource}`;
     }
     const allNamespaces = def.namespaced && !info.namespace;
-    const handler = handlers[info.verb as Verb];
+    // kube serves POST on collections only and PUT/PATCH on objects only: anything else would
+    // create from a body whose name the URL contradicts, or update nothing in particular
+    if (!info.subresource && ((info.verb === 'create' && ctx.pathName) || ((info.verb === 'update' || info.verb === 'patch') && !ctx.pathName))) {
+      throw methodNotAllowed(ctx.req.method);
+    }
+    const handler = own(handlers, info.verb);
     if (!handler || (allNamespaces && info.verb !== 'list' && info.verb !== 'watch')) {
       throw methodNotSupported(label, info.verb || ctx.req.method?.toLowerCase() || '');
     }
@@ -369,8 +384,6 @@ export function createApp(options: CreateAppOptions): DatabasesApp {
       res.end();
       return;
     }
-    // an unread request body (413) would otherwise keep the connection busy
-    if (status.code === 413) res.setHeader('Connection', 'close');
     sendStatusError(res, status);
   });
 

@@ -21,6 +21,14 @@ describe('health', () => {
     expect(r.failed.map(c => c.message)).toEqual(['mariadb not synced']);
   });
 
+  it('says why with ?verbose when the check has a reason safe to show', () => {
+    const failing = { name: 'informers', ok: false, message: 'dial tcp 10.0.0.1:443: refused', reason: '2 of 9 watches failing' };
+    const checks = healthChecks('readyz', () => ({ ready: false, checks: [failing] }), false);
+    expect(renderHealth('readyz', checks, q('verbose')).body).toContain('[-]informers failed: 2 of 9 watches failing\n');
+    expect(renderHealth('readyz', checks, q('')).body).toContain('[-]informers failed: reason withheld\n');
+    expect(renderHealth('readyz', checks, q('verbose')).body).not.toContain('10.0.0.1');
+  });
+
   it('fails when not ready even without a failing named check', () => {
     const r = renderHealth('readyz', healthChecks('readyz', () => ({ ready: false, checks: [] }), false), q(''));
     expect(r.code).toBe(500);

@@ -4,7 +4,13 @@ import type { ServerResponse } from 'node:http';
 export interface HealthCheck {
   name: string;
   ok: boolean;
+  /** Details for the log (may name hosts and errors); never sent to the unauthenticated prober. */
   message?: string;
+  /**
+   * Why a failing check fails, in words safe for anyone who can reach the port (no hosts, no
+   * error texts): shown by `?verbose` instead of "reason withheld", so `/readyz?verbose` says why.
+   */
+  reason?: string;
 }
 
 /** What the process reports for `/readyz`. */
@@ -25,7 +31,8 @@ const PLAIN = {
 /**
  * Renders a health endpoint the way k8s.io/apiserver's healthz does: `ok`, or with `?verbose` one
  * `[+]name ok` line per check and `<name> check passed`; on failure 500 with every line,
- * `[-]name failed: reason withheld` (the reason goes to the log only) and `<name> check failed`.
+ * `[-]name failed: reason withheld` (details go to the log only) and `<name> check failed`.
+ * With `?verbose` a failing check that has a safe `reason` shows it instead of "reason withheld".
  * `?exclude=name` skips a check; unknown names add a `warn:` line.
  */
 export function renderHealth(
@@ -43,7 +50,8 @@ export function renderHealth(
       // A passing check may still carry a warning (e.g. a bad policy update, last good kept).
       lines.push(c.message ? `[+]${c.name} ok (warning: ${c.message})` : `[+]${c.name} ok`);
     } else {
-      lines.push(`[-]${c.name} failed: reason withheld`);
+      const shown = c.reason && query.has('verbose') ? c.reason : 'reason withheld';
+      lines.push(`[-]${c.name} failed: ${shown}`);
       failed.push(c);
     }
   }

@@ -1,14 +1,22 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DATABASES_GROUP_VERSION } from '@internal/plugin-databases-common';
 import type { RequestInfo, UserInfo } from '../auth/types';
-import { buildTable, encodeTable } from '../table/buildTable';
-import { encodeObject, encodePartialObjectMetadata, toPartialObjectMetadata, type KubeObject } from './encode';
+import { buildTable, encodeTableBytes } from '../table/buildTable';
+import {
+  encodeObject,
+  encodeObjectBytes,
+  encodePartialObjectMetadata,
+  encodePartialObjectMetadataBytes,
+  joinEncoded,
+  toPartialObjectMetadata,
+  type KubeObject,
+} from './encode';
 import { matchesFields, type FieldRequirement } from './fieldSelector';
 import { matchesLabels, type LabelRequirement } from './labelSelector';
 import { parseIncludeObject, parseListOptions, type ListOptions } from './listOptions';
 import { decodeContinue, encodeContinue, type ListSnapshots } from './ListSnapshots';
 import { negotiateOutput, type OutputFormat } from './negotiate';
-import { sendEncoded } from './respond';
+import { sendEncoded, sendPieces } from './respond';
 import type { ResourceDefinition } from './resources';
 import type { ResourceSource } from './ResourceSource';
 import { parseResourceVersion, waitForResourceVersion } from './resourceVersion';
@@ -86,33 +94,52 @@ export async function serveGet<T extends KubeObject>(ctx: HandlerContext, source
   sendEncoded(ctx.res, 200, encodeSingle(ctx, source.definition, obj, format), format);
 }
 
-/** Encodes a list page per the negotiated format, from pre-encoded items where possible. */
+/** Encodes a list page per the negotiated format, from pre-encoded items (bytes, no re-encoding). */
 function encodeList<T extends KubeObject>(
   ctx: HandlerContext,
   def: ResourceDefinition<T>,
   items: T[],
   listMeta: { resourceVersion: string; continue?: string; remainingItemCount?: number },
   format: OutputFormat,
-): string {
+): Buffer[] {
   const t = format.transform;
   if (t?.kind === 'Table') {
-    return encodeTable({
+    return encodeTableBytes({
       printer: def.printer,
       objects: items,
       version: t.version,
       includeObject: parseIncludeObject(ctx.query),
-      encodedMetadataOf: o => encodePartialObjectMetadata(o, t.version),
-      encodedObjectOf: o => encodeObject(o),
+      encodedMetadataOf: o => encodePartialObjectMetadataBytes(o, t.version),
+      encodedObjectOf: o => encodeObjectBytes(o),
       listMeta,
     });
   }
   const meta = JSON.stringify(listMeta);
   if (t?.kind === 'PartialObjectMetadataList') {
-    const encoded = items.map(o => encodePartialObjectMetadata(o, t.version));
-    return `{"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/${t.version}","metadata":${meta},"items":[${encoded.join(',')}]}`;
+    return joinEncoded(
+      `{"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/${t.version}","metadata":${meta},"items":[`,
+      items.map(o => encodePartialObjectMetadataBytes(o, t.version)),
+      ']}',
+    );
   }
-  const encoded = items.map(o => encodeObject(o));
-  return `{"apiVersion":"${DATABASES_GROUP_VERSION}","kind":"${def.listKind}","metadata":${meta},"items":[${encoded.join(',')}]}`;
+  return joinEncoded(
+    `{"apiVersion":"${DATABASES_GROUP_VERSION}","kind":"${def.listKind}","metadata":${meta},"items":[`,
+    items.map(o => encodeObjectBytes(o)),
+    ']}',
+  );
+}
+
+/**
+ * The candidates for a list: from the label index when the selector pins one label to one
+ * value (`key=value`, `key==value`, `key in (value)`), else every object of the namespace.
+ * The caller still applies the whole selector.
+ */
+function candidates<T extends KubeObject>(source: ResourceSource<T>, namespace: string, labels: LabelRequirement[]): T[] {
+  if (source.listByLabel) {
+    const pinned = labels.find(r => r.operator === '=' || r.operator === '==' || (r.operator === 'in' && r.values.length === 1));
+    if (pinned) return source.listByLabel(pinned.key, pinned.values[0], namespace);
+  }
+  return source.list(namespace);
 }
 
 /**
@@ -158,7 +185,7 @@ export async function serveList<T extends KubeObject>(
     } else {
       snapshotRv = current;
       const matches = objectMatcher(def, ctx.info.namespace, opts.labelSelector, opts.fieldSelector);
-      const all = source.list(ctx.info.namespace);
+      const all = candidates(source, ctx.info.namespace, opts.labelSelector);
       items = opts.labelSelector.length || opts.fieldSelector.length ? all.filter(matches) : all;
     }
   }
@@ -175,5 +202,5 @@ export async function serveList<T extends KubeObject>(
     listMeta.continue = encodeContinue({ rv: snapshotRv, s: id, o: offset + limit });
     listMeta.remainingItemCount = items.length - offset - limit;
   }
-  sendEncoded(ctx.res, 200, encodeList(ctx, def, page, listMeta, format), format);
+  await sendPieces(ctx.res, 200, encodeList(ctx, def, page, listMeta, format), format);
 }

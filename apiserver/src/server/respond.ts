@@ -9,6 +9,8 @@ export const API_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
 } as const;
 
+const WRITE_CHUNK_BYTES = 256 * 1024;
+
 /** Content-Type of a (possibly transformed) JSON response, as kube-apiserver writes it. */
 export function contentTypeOf(format: OutputFormat): string {
   const base = format.encoding === 'yaml' ? 'application/yaml' : 'application/json';
@@ -16,15 +18,15 @@ export function contentTypeOf(format: OutputFormat): string {
   return t ? `${base};as=${t.kind};v=${t.version};g=meta.k8s.io` : base;
 }
 
-/** Sends an already-encoded JSON body, re-encoded as YAML when that was negotiated. */
+/** Sends an already-encoded JSON body (text or UTF-8 bytes), re-encoded as YAML when that was negotiated. */
 export function sendEncoded(
   res: ServerResponse,
   code: number,
-  json: string,
+  json: string | Buffer,
   format: OutputFormat = { encoding: 'json' },
   extraHeaders: Record<string, string> = {},
 ): void {
-  const body = format.encoding === 'yaml' ? YAML.stringify(JSON.parse(json)) : json;
+  const body = format.encoding === 'yaml' ? YAML.stringify(JSON.parse(json.toString())) : json;
   res.writeHead(code, {
     ...API_HEADERS,
     'Content-Type': contentTypeOf(format),
@@ -32,6 +34,69 @@ export function sendEncoded(
     ...extraHeaders,
   });
   res.end(body);
+}
+
+/** Write buffers given back once the socket has taken their bytes (see {@link sendPieces}). */
+const spareChunks: Buffer[] = [];
+
+/**
+ * Sends a large JSON body given as its UTF-8 pieces (pre-encoded objects and the separators
+ * between them), as the client reads it. The pieces are copied into a few reused 256 KiB
+ * buffers: one write per piece cost more CPU (tens of thousands of calls), and a fresh body-sized
+ * buffer per request (16 MiB at 10,000 instances, 80 MiB at 50,000) made V8 collect its whole
+ * heap every few requests. Resolves when the body is written, or the client went away.
+ */
+export async function sendPieces(
+  res: ServerResponse,
+  code: number,
+  pieces: readonly Buffer[],
+  format: OutputFormat = { encoding: 'json' },
+): Promise<void> {
+  if (format.encoding === 'yaml') {
+    sendEncoded(res, code, Buffer.concat(pieces), format);
+    return;
+  }
+  let length = 0;
+  for (const piece of pieces) length += piece.length;
+  res.writeHead(code, { ...API_HEADERS, 'Content-Type': contentTypeOf(format), 'Content-Length': length });
+  let chunk = spareChunks.pop() ?? Buffer.allocUnsafeSlow(WRITE_CHUNK_BYTES);
+  let used = 0;
+  const flush = async () => {
+    const full = chunk;
+    // handed back only once written: until then the socket may still read from it
+    const more = res.write(full.subarray(0, used), () => {
+      if (spareChunks.length < 8) spareChunks.push(full);
+    });
+    chunk = spareChunks.pop() ?? Buffer.allocUnsafeSlow(WRITE_CHUNK_BYTES);
+    used = 0;
+    if (!more && !res.destroyed) {
+      await new Promise<void>(resolve => {
+        const done = () => {
+          res.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        res.on('drain', done);
+        res.on('close', done);
+      });
+    }
+  };
+  for (const piece of pieces) {
+    let offset = 0;
+    while (offset < piece.length) {
+      const n = piece.copy(chunk, used, offset);
+      used += n;
+      offset += n;
+      if (used === chunk.length) {
+        await flush();
+        if (res.destroyed) return;
+      }
+    }
+  }
+  const last = chunk;
+  res.end(last.subarray(0, used), () => {
+    if (spareChunks.length < 8) spareChunks.push(last);
+  });
 }
 
 /** Sends a `metav1.Status` error body with its code and headers (always JSON). */

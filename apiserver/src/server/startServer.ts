@@ -1,6 +1,10 @@
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { answerClientError } from './clientError';
 import type { DatabasesApp } from './createApp';
+
+/** Largest request head accepted, as Go's `http.DefaultMaxHeaderBytes`. */
+export const MAX_HEADER_BYTES = 1024 * 1024;
 
 /** Options of {@link startServer}. */
 export interface StartServerOptions {
@@ -38,9 +42,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       requestCert: true,
       rejectUnauthorized: false,
       minVersion: 'TLSv1.2',
+      // kube-apiserver (Go's default) takes 1 MiB of headers; Node's 16 KiB would refuse long
+      // selectors and names that kube answers with a Status
+      maxHeaderSize: MAX_HEADER_BYTES,
     },
     options.app,
   );
+  server.on('clientError', answerClientError);
   server.keepAliveTimeout = 120_000;
   server.headersTimeout = 125_000;
   server.requestTimeout = 0;

@@ -1,10 +1,11 @@
+import type { ServerResponse } from 'node:http';
 import type { DatabaseInstance } from '@internal/plugin-databases-common';
 import { DATABASES_GROUP_VERSION } from '@internal/plugin-databases-common';
 import type { InstanceEvent, InstanceStore, WatchSubscription } from '../cache/types';
 import { ResourceVersionExpiredError } from '../cache/types';
 import type { ApiserverMetrics } from '../metrics/createMetrics';
 import { buildTable } from '../table/buildTable';
-import { encodeObject, encodePartialObjectMetadata, toPartialObjectMetadata, withResourceVersion } from './encode';
+import { encodeObjectBytes, encodePartialObjectMetadataBytes, toPartialObjectMetadata, withResourceVersion } from './encode';
 import { parseIncludeObject, parseListOptions, type ListOptions } from './listOptions';
 import { negotiateOutput, type OutputFormat } from './negotiate';
 import { objectMatcher, type HandlerContext } from './readHandlers';
@@ -35,6 +36,45 @@ export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 
 /** A watch stays above this many buffered bytes only for a stuck client; it is ended (clients resume). */
 const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
+/**
+ * A client that keeps more than this buffered for `SLOW_GRACE_MS` is not keeping up: its watch
+ * is ended (kube-apiserver likewise drops watchers whose buffer stays full). Bursts (a flush of
+ * thousands of changes is written in one go) pass if the client drains them in time.
+ */
+const SLOW_BUFFERED_BYTES = 8 * 1024 * 1024;
+const SLOW_GRACE_MS = 5000;
+
+const NEWLINE_CLOSE = Buffer.from('}\n');
+
+/**
+ * Encoded event lines of the events being fanned out, keyed by the (memoised) object bytes: the
+ * store calls every watcher in turn with the same object, so the line is built once per event
+ * and format instead of once per watcher. A few slots cover watchers of different formats.
+ */
+const recentLines: Array<{ bytes: Buffer; type: string; line: Buffer }> = [];
+
+function eventLine(type: string, bytes: Buffer): Buffer {
+  const hit = recentLines.find(l => l.bytes === bytes && l.type === type);
+  if (hit) return hit.line;
+  const line = Buffer.concat([Buffer.from(`{"type":"${type}","object":`), bytes, NEWLINE_CLOSE]);
+  recentLines.unshift({ bytes, type, line });
+  recentLines.length = Math.min(recentLines.length, 4);
+  return line;
+}
+
+
+/** Resolves when `res` has flushed its buffer to the socket, or is closed. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise(resolve => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
 
 /** Default duration of a watch without timeoutSeconds: random in [30, 60) minutes like kube-apiserver. */
 const defaultTimeoutMs = () => (30 + Math.random() * 30) * 60_000;
@@ -89,31 +129,46 @@ export async function serveWatch(ctx: HandlerContext, settings: WatchSettings, p
   let firstTableEvent = true;
   const resourceLabel = { resource: def.plural };
 
+  // set below, once bookmarks can be written: how shutdown ends this watch
+  let endForShutdown: () => void = () => {};
   const end = () => {
     if (ended) return;
     ended = true;
     sub?.stop();
     timers.forEach(t => clearTimeout(t));
-    settings.registry.delete(end);
+    settings.registry.delete(endForShutdown);
     metrics.watchers.dec(resourceLabel);
     if (!res.writableEnded) res.end();
   };
-  settings.registry.add(end);
   metrics.watchers.inc(resourceLabel);
   // the response's close (not the request's, which fires once the body is read) means disconnect
   res.on('close', end);
 
-  const write = (type: string, objectJson: string) => {
+  let slowSince: NodeJS.Timeout | undefined;
+  const dropSlowClient = () => {
+    logger.warn('Ending watch of a client that does not read', { resource: def.plural, bufferedBytes: res.writableLength });
+    end();
+    // what is buffered would never be read: free it now rather than when TCP gives up
+    res.destroy();
+  };
+  /** Writes one event; `object` is its JSON text, or its memoised bytes (shared line). */
+  const write = (type: string, object: string | Buffer) => {
     if (ended) return;
-    res.write(`{"type":"${type}","object":${objectJson}}\n`);
+    res.write(typeof object === 'string' ? `{"type":"${type}","object":${object}}\n` : eventLine(type, object));
     metrics.watchEvents.inc({ type });
     if (res.writableLength > MAX_BUFFERED_BYTES) {
-      logger.warn('Ending watch of a client that does not read', { resource: def.plural });
-      end();
+      dropSlowClient();
+    } else if (res.writableLength > SLOW_BUFFERED_BYTES && !slowSince) {
+      // harmless after the watch ended: it only acts on a live one
+      slowSince = setTimeout(() => {
+        slowSince = undefined;
+        if (!ended && res.writableLength > SLOW_BUFFERED_BYTES) dropSlowClient();
+      }, SLOW_GRACE_MS);
+      slowSince.unref?.();
     }
   };
 
-  const encodeEventObject = (obj: DatabaseInstance, f: OutputFormat): string => {
+  const encodeEventObject = (obj: DatabaseInstance, f: OutputFormat): string | Buffer => {
     const t = f.transform;
     if (t?.kind === 'Table') {
       const table = buildTable({
@@ -128,8 +183,8 @@ export async function serveWatch(ctx: HandlerContext, settings: WatchSettings, p
       firstTableEvent = false;
       return JSON.stringify(table);
     }
-    if (t) return encodePartialObjectMetadata(obj, t.version);
-    return encodeObject(obj);
+    if (t) return encodePartialObjectMetadataBytes(obj, t.version);
+    return encodeObjectBytes(obj);
   };
 
   const bookmarkJson = (resourceVersion: string, initialEnd: boolean): string => {
@@ -147,6 +202,19 @@ export async function serveWatch(ctx: HandlerContext, settings: WatchSettings, p
 
   // Everything up to this RV has been written (or filtered out): what bookmarks may promise.
   let seenRv = startRv ?? current();
+  // The store's RV also moves with the cluster's when no instance changes (watch progress), and
+  // every event up to it has reached this watch: bookmarks carry it so clients hold a recent RV.
+  const progressRv = () => {
+    const now = current();
+    if (BigInt(now) > BigInt(seenRv)) seenRv = now;
+    return seenRv;
+  };
+  // a last bookmark, so the client resumes on another replica from a fresh RV (no re-list)
+  endForShutdown = () => {
+    if (opts.allowWatchBookmarks && !ended) write('BOOKMARK', bookmarkJson(progressRv(), false));
+    end();
+  };
+  settings.registry.add(endForShutdown);
 
   const onEvent = (ev: InstanceEvent) => {
     if (ended) return;
@@ -175,7 +243,12 @@ export async function serveWatch(ctx: HandlerContext, settings: WatchSettings, p
       const snapshotRv = current();
       seenRv = snapshotRv;
       for (const obj of store.list(ctx.info.namespace || undefined)) {
-        if (matches(obj)) write('ADDED', encodeEventObject(obj, format));
+        if (!matches(obj)) continue;
+        write('ADDED', encodeEventObject(obj, format));
+        // The initial state goes out as fast as the client reads it (50,000 instances are more
+        // than a watch may buffer); changes made meanwhile are replayed from history below.
+        if (res.writableLength > SLOW_BUFFERED_BYTES / 2) await drained(res);
+        if (ended) return;
       }
       if (opts.sendInitialEvents && opts.allowWatchBookmarks) write('BOOKMARK', bookmarkJson(snapshotRv, true));
       sub = store.watch(snapshotRv, onEvent);
@@ -199,7 +272,7 @@ export async function serveWatch(ctx: HandlerContext, settings: WatchSettings, p
   }
 
   if (opts.allowWatchBookmarks) {
-    const bookmark = () => write('BOOKMARK', bookmarkJson(seenRv, false));
+    const bookmark = () => write('BOOKMARK', bookmarkJson(progressRv(), false));
     const periodic = () => {
       bookmark();
       timers[0] = setTimeout(periodic, settings.bookmarkIntervalMs);

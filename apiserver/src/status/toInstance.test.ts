@@ -107,10 +107,11 @@ describe('toInstance', () => {
         endpoints: [],
       });
       expect(instance.status).toMatchObject({ phase, reason, version: running });
-      if (phase === 'Updating')
-        expect(instance.status?.message).toBe(
-          `Running ${running}, upgrading to ${desired}`,
-        );
+      expect(instance.status?.message).toBe(
+        phase === 'Updating'
+          ? `Running ${running}, upgrading to ${desired}`
+          : undefined,
+      );
     },
   );
 });

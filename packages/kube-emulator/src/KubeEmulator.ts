@@ -20,7 +20,12 @@ import { loadCompactCrds } from './crds';
 import { kubeconfigYaml, type KubeconfigOptions } from './kubeconfig';
 import { OperatorEmulator } from './operators';
 import { seedDemo } from './seed';
-import { createApiServer, type ApiServerFault, type ApiServerHandle } from './server/createApiServer';
+import {
+  createApiServer,
+  type ApiServerFault,
+  type ApiServerFaultOptions,
+  type ApiServerHandle,
+} from './server/createApiServer';
 import { CRD_RESOURCE } from './store/builtinResources';
 import { MemoryObjectStore } from './store/MemoryObjectStore';
 import type { ResourceKey } from './store/types';
@@ -48,6 +53,12 @@ export interface KubeEmulatorOptions {
   bookmarkIntervalMs?: number;
   /** How often the aggregation layer re-probes APIServices (default 10 s). */
   aggregationResyncMs?: number;
+  /**
+   * Renew an object in `kube-node-lease` this often, as kubelets renew their node leases every
+   * 10 s: in a real cluster the resourceVersion never stands still for long, and watch bookmarks
+   * carry it. Default 0: off (a quiet cluster, whose RV moves only with the tests' writes).
+   */
+  heartbeatMs?: number;
   log?: (message: string, fields?: Record<string, unknown>) => void;
 }
 
@@ -81,6 +92,7 @@ export class KubeEmulator {
     readonly authenticator: EmulatorAuthenticator,
     readonly authConfig: AuthConfig,
     private readonly server: ApiServerHandle,
+    private readonly heartbeat?: NodeJS.Timeout,
   ) {}
 
   static async start(options: KubeEmulatorOptions = {}): Promise<KubeEmulator> {
@@ -129,6 +141,18 @@ export class KubeEmulator {
       host: options.host ?? '127.0.0.1',
       bookmarkIntervalMs: options.bookmarkIntervalMs,
     });
+    let heartbeat: NodeJS.Timeout | undefined;
+    if (options.heartbeatMs && options.heartbeatMs > 0) {
+      const renew = () =>
+        upsert(store, CONFIGMAPS, 'kube-node-lease', {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: 'kube-emulator', namespace: 'kube-node-lease' },
+          data: { renewTime: new Date().toISOString() },
+        });
+      heartbeat = setInterval(renew, options.heartbeatMs);
+      heartbeat.unref();
+    }
     return new KubeEmulator(
       server.url,
       server.port,
@@ -139,6 +163,7 @@ export class KubeEmulator {
       authenticator,
       authConfig,
       server,
+      heartbeat,
     );
   }
 
@@ -212,12 +237,28 @@ export class KubeEmulator {
     }
   }
 
-  /** Fault injection (issue 8): `unavailable` answers 503 to everything but health, `hang` never answers. */
-  setFault(mode: ApiServerFault): void {
-    this.server.setFault(mode);
+  /**
+   * Fault injection (issue 8): `unavailable` answers 503 + Retry-After, `hang` never answers,
+   * `slow` answers late; health probes are never affected. With `scope: 'storage'` only
+   * requests served from the object store are affected (kube-apiserver without etcd), see
+   * {@link ApiServerFaultOptions}.
+   */
+  setFault(mode: ApiServerFault, options?: ApiServerFaultOptions): void {
+    this.server.setFault(mode, options);
+  }
+
+  /**
+   * Fault injection: a watch expiry as after an etcd compaction. The history is dropped and
+   * every open watch ends, so each client resumes from its last resourceVersion and gets
+   * `410 Expired`, then has to re-list.
+   */
+  expireWatches(): void {
+    this.store.compact();
+    this.server.endWatches();
   }
 
   async stop(): Promise<void> {
+    clearInterval(this.heartbeat);
     this.operators.stop();
     this.aggregation.stop();
     await this.server.close();

@@ -9,3 +9,4 @@ export type { KubeEmulatorOptions, ApiServiceRegistration } from './KubeEmulator
 export { loadCompactCrds } from './crds';
 export { DEMO_INSTANCES, DEMO_TEAMS } from './seed';
 export type { HealthMode, ObjectRef } from './operators';
+export type { ApiServerFault, ApiServerFaultOptions } from './server/createApiServer';

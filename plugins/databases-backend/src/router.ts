@@ -130,7 +130,12 @@ const updateBody = z
   );
 
 const entityQuery = z.object({ entityRef }).strict();
-const entityParams = z.object({ kind: z.string().min(1), namespace: z.string().min(1), name: z.string().min(1) });
+// the catalog's own rules for the parts of an entity ref, so a path never makes a ref that parses as another
+const entityParams = z.object({
+  kind: z.string().max(63).regex(/^[a-zA-Z][a-zA-Z0-9]*$/, 'must be an entity kind'),
+  namespace: z.string().max(63).regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be an entity namespace'),
+  name: z.string().max(63).regex(/^([a-zA-Z0-9][-_.a-zA-Z0-9]*)?[a-zA-Z0-9]$/, 'must be an entity name'),
+});
 
 function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const result = schema.safeParse(value);
@@ -391,11 +396,11 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
 
   async function entityInstances(req: Request, ref: string): Promise<EntityInstancesResponse> {
     const who = await caller(req);
+    // the permission decision does not depend on the entity: ask for it while the catalog answers
+    const permission = authorizer.predicate(databasesInstanceReadPermission, who.credentials);
+    permission.catch(() => {}); // awaited below; a selector failure must not leave it unhandled
     const labelSelector = await selectorFor(ref, who.credentials);
-    const [found, permitted] = await Promise.all([
-      service.listInstances(who.as, { labelSelector }),
-      authorizer.predicate(databasesInstanceReadPermission, who.credentials),
-    ]);
+    const [found, permitted] = await Promise.all([service.listInstances(who.as, { labelSelector }), permission]);
     return { entityRef: ref, items: found.items.filter(permitted), errors: found.errors };
   }
 
@@ -417,6 +422,11 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
       permitted,
       canRead: (cluster, namespace) => service.canRead(who.as, cluster, namespace),
     });
+  });
+
+  // anything else under /api/databases is a Backstage error too, not the framework's empty 404
+  router.use((req, _res) => {
+    throw new NotFoundError(`no route for ${req.method} under /api/databases`);
   });
 
   return router;

@@ -19,8 +19,11 @@ export interface WatchContext {
   store: ObjectStore;
   /** How often BOOKMARK events are sent when the client allows them. */
   bookmarkIntervalMs: number;
-  /** Called with a function that ends this watch cleanly (server shutdown). */
-  register?: (end: () => void) => () => void;
+  /**
+   * Called with a function that ends this watch cleanly (server shutdown), with a final
+   * bookmark unless told otherwise (fault injection wants clients to resume from their own RV).
+   */
+  register?: (end: (finalBookmark?: boolean) => void) => () => void;
 }
 
 const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
@@ -174,7 +177,7 @@ export async function watchResource(
   };
   req.on('close', () => finish(false));
   res.on('close', () => finish(false));
-  registration.unregister = ctx.register?.(() => finish(true));
+  registration.unregister = ctx.register?.((finalBookmark = true) => finish(finalBookmark));
 
   try {
     if (initial) {

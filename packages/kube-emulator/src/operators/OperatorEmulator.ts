@@ -256,7 +256,8 @@ export class OperatorEmulator {
         k => k.group === group && k.kind === kindName,
       );
       if (!op || !kind) continue;
-      const cr = this.store.get(kind, namespace || undefined, name);
+      // the CRD may be gone since the event (its objects went with it): nothing to get
+      const cr = this.store.resource(kind) ? this.store.get(kind, namespace || undefined, name) : undefined;
       const world = this.worlds.get(key);
       if (cr) this.guard(key, () => this.reconcile(op, kind, cr));
       else if (world) this.guard(key, () => this.forget(key, world));

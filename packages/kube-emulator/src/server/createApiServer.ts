@@ -53,17 +53,42 @@ export interface ApiServerOptions {
 }
 
 /**
- * Fault injection for resilience tests: `unavailable` answers every request except health
- * probes with 503 + Retry-After, `hang` never answers. `none` restores normal service.
+ * Fault injection for resilience tests: `unavailable` answers affected requests with 503 +
+ * Retry-After, `hang` never answers them, `slow` answers them after a delay. `none` restores
+ * normal service. Health probes are never affected.
  */
-export type ApiServerFault = 'none' | 'unavailable' | 'hang';
+export type ApiServerFault = 'none' | 'unavailable' | 'hang' | 'slow';
+
+/** Which requests a fault affects, and how it starts. */
+export interface ApiServerFaultOptions {
+  /**
+   * `all` (default): every request, like a kube-apiserver that is gone. `storage`: only requests
+   * served from the object store, like a kube-apiserver whose etcd is gone: authentication,
+   * TokenReview, SubjectAccessReview, discovery and the aggregation proxy keep working from
+   * memory, as they do in kube-apiserver.
+   */
+  scope?: 'all' | 'storage';
+  /** Delay of `slow` (default 1000 ms). */
+  delayMs?: number;
+  /**
+   * Cut the affected open streams when `unavailable` or `hang` starts (default true), as a
+   * crash or a partition does: `all` destroys every connection, `storage` every open watch of
+   * the store. Without it, open watches stay open and only new requests see the fault.
+   */
+  cutConnections?: boolean;
+}
 
 /** A running emulated kube-apiserver. */
 export interface ApiServerHandle {
   url: string;
   port: number;
   server: https.Server;
-  setFault(mode: ApiServerFault): void;
+  setFault(mode: ApiServerFault, options?: ApiServerFaultOptions): void;
+  /**
+   * Ends every open watch of the store without a final bookmark, so each client resumes from
+   * its last resourceVersion (the store decides whether that is still in its history).
+   */
+  endWatches(): void;
   /** Ends watches cleanly, closes connections and the listener. */
   close(): Promise<void>;
 }
@@ -135,20 +160,58 @@ export async function createApiServer(
   const customHandlers = options.customHandlers ?? [];
   const maxBodyBytes = options.maxBodyBytes ?? 3 * 1024 * 1024;
   const host = options.host ?? '127.0.0.1';
-  const watchEnders = new Set<() => void>();
+  const watchEnders = new Set<(finalBookmark?: boolean) => void>();
   const hanging = new Set<ServerResponse>();
+  const storeWatches = new Set<ServerResponse>();
   let fault: ApiServerFault = 'none';
+  let faultOptions: Required<ApiServerFaultOptions> = { scope: 'all', delayMs: 1000, cutConnections: true };
   let address = `${host}:0`;
   const openapiV2 = new OpenApiV2Endpoint();
 
   const ctx = {
     store,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
-    register: (end: () => void) => {
+    register: (end: (finalBookmark?: boolean) => void) => {
       watchEnders.add(end);
       return () => watchEnders.delete(end);
     },
   };
+
+  /**
+   * Applies the current fault to a request in its scope; resolves false when the fault
+   * answered (or swallowed) it.
+   */
+  async function passFault(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    if (fault === 'slow') {
+      await new Promise(r => setTimeout(r, faultOptions.delayMs));
+      return true;
+    }
+    if (fault === 'hang') {
+      hanging.add(res);
+      res.on('close', () => hanging.delete(res));
+      // the body is never read: a client that sends one waits like for a black hole
+      req.resume();
+      return false;
+    }
+    if (fault === 'unavailable') {
+      writeJson(
+        res,
+        503,
+        failure(
+          503,
+          'ServiceUnavailable',
+          'the server is currently unable to handle the request',
+          { retryAfterSeconds: 1 },
+        ),
+        'application/json',
+        {
+          'Retry-After': '1',
+        },
+      );
+      return false;
+    }
+    return true;
+  }
 
   async function authenticate(req: IncomingMessage): Promise<UserInfo> {
     const user = await authenticator.authenticate(req);
@@ -281,26 +344,12 @@ export async function createApiServer(
     res: ServerResponse,
   ): Promise<void> {
     const info = parseRequestInfo(req.method ?? 'GET', req.url ?? '/');
-    if (fault === 'hang' && !HEALTH_PATHS.has(info.path)) {
-      hanging.add(res);
-      res.on('close', () => hanging.delete(res));
-      return;
-    }
-    if (fault === 'unavailable' && !HEALTH_PATHS.has(info.path)) {
-      writeJson(
-        res,
-        503,
-        failure(
-          503,
-          'ServiceUnavailable',
-          'the server is currently unable to handle the request',
-          { retryAfterSeconds: 1 },
-        ),
-        'application/json',
-        {
-          'Retry-After': '1',
-        },
-      );
+    if (
+      fault !== 'none' &&
+      faultOptions.scope === 'all' &&
+      !HEALTH_PATHS.has(info.path) &&
+      !(await passFault(req, res))
+    ) {
       return;
     }
     let body: Buffer | undefined;
@@ -332,6 +381,13 @@ export async function createApiServer(
     if (!info.isResourceRequest) {
       serveNonResource(req, res, info);
       return;
+    }
+    if (fault !== 'none' && faultOptions.scope === 'storage' && !(await passFault(req, res))) {
+      return;
+    }
+    if (info.verb === 'watch') {
+      storeWatches.add(res);
+      res.on('close', () => storeWatches.delete(res));
     }
     await handleResource(req, res, info, body, ctx);
   }
@@ -371,12 +427,25 @@ export async function createApiServer(
     url: `https://${urlHost}:${port}`,
     port,
     server,
-    setFault(mode) {
+    setFault(mode, opts = {}) {
       fault = mode;
+      faultOptions = {
+        scope: opts.scope ?? 'all',
+        delayMs: opts.delayMs ?? 1000,
+        cutConnections: opts.cutConnections ?? true,
+      };
       if (mode !== 'hang') {
         for (const res of hanging) res.destroy();
         hanging.clear();
       }
+      if ((mode === 'unavailable' || mode === 'hang') && faultOptions.cutConnections) {
+        // a crash or a partition: streams stop mid-way, without the chunked terminator
+        if (faultOptions.scope === 'all') server.closeAllConnections();
+        else for (const res of [...storeWatches]) res.destroy();
+      }
+    },
+    endWatches() {
+      for (const end of [...watchEnders]) end(false);
     },
     async close() {
       for (const end of [...watchEnders]) end();

@@ -141,6 +141,26 @@ export class MemoryObjectStore implements ObjectStore {
     return this.oldest;
   }
 
+  /**
+   * Fault injection: forgets the change history, as an etcd compaction does, so every watch
+   * resumed from an RV it held before gets 410 Expired. The RV moves on by one (etcd's
+   * revision does with the write that triggers a compaction), so no client holds the new oldest.
+   */
+  compact(): void {
+    this.history.length = 0;
+    this.rv += 1;
+    this.oldest = this.rv;
+  }
+
+  /**
+   * Fault injection: the next resourceVersion is `by` larger than it would be (a restore or a
+   * migration to another etcd), without any event.
+   */
+  advanceResourceVersion(by: number): void {
+    if (!Number.isSafeInteger(by) || by < 0) throw new Error(`cannot advance the resourceVersion by ${by}`);
+    this.rv += by;
+  }
+
   /** The schema validator (shared compile cache), e.g. to check objects before writing them. */
   schemaValidator(): SchemaValidator {
     return this.validator;

@@ -70,13 +70,14 @@ export class EventsHub {
   }
 
   private async onInstance(change: InstanceChange) {
-    const event = toInstanceEvent(change);
+    // encoded once for every stream (500 streams made 500 copies of each event)
+    const frame = `event: instance\ndata: ${JSON.stringify(toInstanceEvent(change))}\n\n`;
     const namespace = change.instance.metadata.namespace ?? '';
     await Promise.all(
       [...this.subscribers].map(async sub => {
         if (!sub.permitted({ cluster: change.cluster, instance: change.instance })) return;
         if (!(await sub.canRead(change.cluster, namespace))) return;
-        if (this.subscribers.has(sub)) this.write(sub.res, 'instance', event);
+        if (this.subscribers.has(sub)) sub.res.write(frame);
       }),
     );
   }

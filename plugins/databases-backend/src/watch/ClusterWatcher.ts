@@ -59,6 +59,11 @@ export class ClusterWatcher {
     return this.cache.get(`${namespace}/${name}`);
   }
 
+  /** Listed at least once and watching now: `instances()` is the cluster's current state. */
+  ready(): boolean {
+    return this.synced && this.healthy === true;
+  }
+
   health(): { healthy: boolean; message?: string } {
     return { healthy: this.healthy ?? false, message: this.message };
   }

@@ -1,0 +1,29 @@
+import { describe, expect, it } from '@jest/globals';
+import { makeInstance } from '../server/__testutils__/fixtures';
+import { buildTable, encodeTableBytes, type IncludeObject } from './buildTable';
+import { instanceTablePrinter } from './instanceTablePrinter';
+import { toPartialObjectMetadata } from '../server/encode';
+
+describe('encodeTableBytes', () => {
+  const objects = [
+    makeInstance({ name: 'a', created: '2025-01-01T00:00:00Z' }),
+    makeInstance({ name: 'b', namespace: 'team-b', phase: 'Degraded', ready: 0, created: '2025-01-01T00:09:30Z' }),
+    { ...makeInstance({ name: 'c' }), metadata: { name: 'c', namespace: 'team-a', resourceVersion: '7' } },
+  ];
+  const now = Date.parse('2025-01-01T00:10:00Z');
+
+  it.each<IncludeObject>(['Metadata', 'Object', 'None'])('encodes what buildTable builds (includeObject=%s), ages rendered per call', includeObject => {
+    const opts = { printer: instanceTablePrinter, objects, version: 'v1', includeObject, listMeta: { resourceVersion: '42' }, now };
+    const bytes = Buffer.concat(
+      encodeTableBytes({
+        ...opts,
+        encodedMetadataOf: o => Buffer.from(JSON.stringify(toPartialObjectMetadata(o))),
+        encodedObjectOf: o => Buffer.from(JSON.stringify(o)),
+      }),
+    );
+    expect(JSON.parse(bytes.toString())).toEqual(buildTable({ ...opts, metadataOf: o => toPartialObjectMetadata(o) }));
+    // cached rows still get the age of the moment of each call
+    const later = JSON.parse(Buffer.concat(encodeTableBytes({ ...opts, now: now + 3 * 3600_000, encodedMetadataOf: () => Buffer.from('{}'), encodedObjectOf: () => Buffer.from('{}') })).toString());
+    expect(later.rows.map((r: any) => r.cells[5])).toEqual(['3h10m', '3h', '<unknown>']);
+  });
+});

@@ -1,0 +1,118 @@
+import { epochNow } from '../client/epochNow';
+import { makeFigure, type Figure } from '../report/Figure';
+import { summarize } from '../report/stats';
+import type { BackstageProcess } from '../system/BackstageProcess';
+import { statusFlipper } from './statusFlipper';
+import type { SizeContext } from './types';
+import { deliveryRounds, watchNeedle } from './watchFigures';
+
+/** Polls `check` every 500 ms until it is true; throws with `what` after `timeoutMs`. */
+export async function until(what: string, check: () => Promise<boolean>, timeoutMs = 180_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if (await check()) return;
+    } catch {
+      // not yet
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise(r => setTimeout(r, 500));
+  }
+}
+
+/** Waits until the backend's shared watch holds every instance and the catalog has the components. */
+export async function backstageSettled(ctx: SizeContext, backstage: BackstageProcess, token: string) {
+  const headers = { Authorization: `Bearer ${token}` };
+  const started = epochNow();
+  await until(`the backend's view of ${ctx.size} instances`, async () => {
+    const r = await fetch(`${backstage.baseUrl}/api/databases/instances?limit=1`, { headers });
+    return r.ok && ((await r.json()) as { totalItems: number }).totalItems >= ctx.size;
+  });
+  // Components and the instances' Resource entities queue for the same catalog processing loop:
+  // on a loaded 2-core machine that takes minutes at 10,000.
+  const last = ctx.instances[ctx.instances.length - 1].component;
+  await until(`catalog component ${last}`, async () => {
+    const r = await fetch(`${backstage.baseUrl}/api/catalog/entities/by-name/component/default/${last}`, { headers });
+    return r.ok;
+  }, 900_000);
+  // The databases catalog provider turns every instance into a Resource entity; until the
+  // catalog has processed them its database is busy and every catalog lookup is slower.
+  await until(`${ctx.size} database Resource entities in the catalog`, async () => {
+    const r = await fetch(`${backstage.baseUrl}/api/catalog/entities/by-query?filter=kind=resource,spec.type=database&limit=1`, { headers });
+    return r.ok && ((await r.json()) as { totalItems: number }).totalItems >= ctx.size;
+  }, 900_000);
+  ctx.log(`  backend settled in ${((epochNow() - started) / 1000).toFixed(1)} s`);
+}
+
+/**
+ * Backstage backend figures, through the real backend (packages/backend in a child process) →
+ * the emulator's aggregation layer → the apiserver, signed in as carol (who may read every
+ * namespace): a component's databases among all instances, the Databases page's list route one
+ * page at a time, and one phase change reaching 500 open event streams.
+ */
+export async function backstageFigures(ctx: SizeContext, backstage: BackstageProcess): Promise<Figure[]> {
+  const { size, iterations: it, client } = ctx;
+  const token = await backstage.guestToken();
+  await backstageSettled(ctx, backstage, token);
+  const target = { baseUrl: backstage.baseUrl, headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } };
+  const at10k = size === 10_000;
+  const figures: Figure[] = [];
+
+  const components = [...new Set(ctx.instances.map(i => i.component))];
+  const catalogMs: number[] = await client.call('timeIterations', {
+    target,
+    iterations: Array.from({ length: it.warmup + it.small }, (_, i) => [
+      { path: `/api/catalog/entities/by-name/component/default/${components[i % components.length]}` },
+    ]),
+    warmup: it.warmup,
+  });
+  const catalogLookup = summarize(catalogMs);
+  figures.push(makeFigure('backstage: catalog entity lookup p99 (context)', size, catalogLookup.p99, 'ms', undefined,
+    `GET /api/catalog/entities/by-name/…, which the entity route makes first; p50 ${catalogLookup.p50.toFixed(1)} ms`));
+  const entityMs: number[] = await client.call('timeIterations', {
+    target,
+    iterations: Array.from({ length: it.warmup + it.small }, (_, i) => [
+      { path: `/api/databases/entities/component/default/${components[i % components.length]}/instances` },
+    ]),
+    warmup: it.warmup,
+  });
+  const entity = summarize(entityMs);
+  figures.push(makeFigure('backstage: an entity\'s databases p99', size, entity.p99, 'ms', at10k ? { op: '<=', value: 20 } : undefined,
+    `GET /api/databases/entities/component/…/instances, ~${Math.round(size / components.length)} of ${size}; p50 ${entity.p50.toFixed(1)} ms; n=${entity.n}`));
+
+  // The Databases page: first page sorted by name, then pages further down (cursor = offset).
+  const pages = Math.max(1, Math.floor(size / 100));
+  const cursor = (page: number) => Buffer.from(`o:${page * 100}`).toString('base64url');
+  const listMs: number[] = await client.call('timeIterations', {
+    target,
+    iterations: Array.from({ length: it.warmup + it.small }, (_, i) => [
+      { path: `/api/databases/instances?limit=100${i % 3 === 0 ? '' : `&cursor=${cursor((i * 37) % pages)}`}` },
+    ]),
+    warmup: it.warmup,
+  });
+  const list = summarize(listMs);
+  figures.push(makeFigure('backstage: list route, one page of 100 p99', size, list.p99, 'ms', at10k ? { op: '<=', value: 100 } : undefined,
+    `GET /api/databases/instances?limit=100[&cursor]; p50 ${list.p50.toFixed(1)} ms; n=${list.n}`));
+
+  const streams = it.eventStreams;
+  const set: number = await client.call('openEventStreams', {
+    url: `${backstage.baseUrl}/api/databases/events`,
+    headers: { Authorization: `Bearer ${token}` },
+    n: streams,
+  });
+  try {
+    ctx.log(`  ${streams} event streams open`);
+    const { latencies, missed } = await deliveryRounds(client, set, it.watchRounds, statusFlipper(ctx.cluster.emulator, ctx.instances), watchNeedle, {
+      pauseMs: 300,
+    });
+    const s = summarize(latencies);
+    figures.push(
+      makeFigure('backstage: phase change → SSE streams p99', size, s.p99, 'ms', streams >= 500 ? { op: '<=', value: 100 } : undefined,
+        `${streams} streams; emulator write → apiserver → aggregation layer → backend watch → event line in the client; p50 ${s.p50.toFixed(1)} ms; ${it.watchRounds} changes`),
+      makeFigure('backstage: SSE deliveries missing after 5 s', size, missed, 'events', { op: '<=', value: 0 }),
+    );
+  } finally {
+    await client.call('closeStreams', { set });
+  }
+  return figures;
+}

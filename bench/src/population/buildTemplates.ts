@@ -1,0 +1,71 @@
+import { KubeEmulator } from '@internal/kube-emulator';
+import { allVariants, type Variant } from './variants';
+
+/** Kubernetes object as JSON (the emulator's store holds exactly the wire form). */
+export type Json = Record<string, any>;
+
+/** A settled instance of one variant: its operator object and the StatefulSets written for it. */
+export interface Template {
+  variant: Variant;
+  /** Placeholder name and namespace inside `object`/`statefulSets` (unique tokens). */
+  name: string;
+  namespace: string;
+  /** Operator object with the status the emulated operator wrote (none for `pending`). */
+  object: Json;
+  /** StatefulSets the emulated operator created for it, with their status. */
+  statefulSets: Json[];
+}
+
+export const STATEFULSETS = { group: 'apps', version: 'v1', plural: 'statefulsets' } as const;
+const NAMESPACES = { group: '', version: 'v1', plural: 'namespaces' } as const;
+const SECRETS = { group: '', version: 'v1', plural: 'secrets' } as const;
+
+/** Placeholder namespace: a token that occurs nowhere else, replaced when stamping copies. */
+export const TEMPLATE_NAMESPACE = 'bnchtplns';
+/** Placeholder name of template `i`: the trailing `z` keeps `…1z` from matching inside `…12z`. */
+export const templateName = (i: number) => `bnchtpl${i}z`;
+
+/** Rounds of the emulated operators before a template counts as settled (pods come up one per round). */
+const ROUNDS = 40;
+
+/**
+ * One settled instance per variant, produced by the kube-emulator's own emulated operators in a
+ * scratch emulator: statuses are exactly what the operators write in their upstream dialect for
+ * each phase, and Redis standalone/sentinel get the StatefulSets their phase is read from.
+ */
+export async function buildTemplates(variants: Variant[] = allVariants()): Promise<Template[]> {
+  const scratch = await KubeEmulator.start({ operators: false });
+  try {
+    const { store, operators } = scratch;
+    store.create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: TEMPLATE_NAMESPACE } });
+    const made = variants.map((variant, i) => {
+      const name = templateName(i);
+      const ref = { group: variant.kind.group, kind: variant.kind.kind, namespace: TEMPLATE_NAMESPACE, name };
+      // `stalled` before the first round keeps an object without any status: Pending.
+      operators.setHealth(ref, variant.mode === 'pending' ? 'stalled' : variant.mode);
+      const { object, secrets } = variant.build(name, TEMPLATE_NAMESPACE);
+      for (const secret of secrets) {
+        store.create(SECRETS, { ...secret, metadata: { ...secret.metadata, namespace: TEMPLATE_NAMESPACE } });
+      }
+      store.create(variant.kind, object);
+      return { variant, name };
+    });
+    for (let i = 0; i < ROUNDS; i++) operators.tick();
+    const sets = store.list(STATEFULSETS, TEMPLATE_NAMESPACE);
+    return made.map(({ variant, name }) => {
+      const object = store.get(variant.kind, TEMPLATE_NAMESPACE, name) as Json;
+      const uid = object.metadata.uid;
+      return {
+        variant,
+        name,
+        namespace: TEMPLATE_NAMESPACE,
+        object,
+        statefulSets: sets.filter(s =>
+          (s.metadata.ownerReferences ?? []).some(r => r.uid === uid),
+        ) as Json[],
+      };
+    });
+  } finally {
+    await scratch.stop();
+  }
+}

@@ -1,0 +1,54 @@
+import path from 'node:path';
+import type { DatabaseInstance } from '@internal/plugin-databases-common';
+import { defaultOptions, startApiserver } from '@internal/databases-apiserver';
+import type { System } from '../../support/startSystem';
+
+const silent = { info: () => {}, warn: () => {}, error: () => {} };
+
+/**
+ * The truth: what a brand-new apiserver projects from the cluster as it is now (its own
+ * informers, a fresh list of every operator object). Started beside the system's apiserver
+ * with the same credentials and stopped again.
+ */
+export async function freshProjection(system: System): Promise<DatabaseInstance[]> {
+  const fresh = await startApiserver(
+    {
+      ...defaultOptions(),
+      securePort: 0,
+      bindAddress: '127.0.0.1',
+      kubeconfig: path.join(system.dir, 'apiserver.kubeconfig'),
+      tlsCertFile: path.join(system.dir, 'tls.crt'),
+      tlsKeyFile: path.join(system.dir, 'tls.key'),
+    },
+    { logger: silent },
+  );
+  try {
+    await fresh.store.whenSynced();
+    return fresh.store.list();
+  } finally {
+    await fresh.shutdown(0);
+  }
+}
+
+/**
+ * Instances keyed by `namespace/name`, without what legitimately differs between two replicas
+ * that hold the same state: the resourceVersion (a replica may raise it, see the cache) and
+ * the time a name conflict was first seen.
+ */
+export function comparable(instances: readonly any[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const key = (i: any) => `${i.metadata?.namespace}/${i.metadata?.name}`;
+  // sorted, so that two equal sets stringify equally whatever order they came in
+  for (const i of [...instances].sort((a, b) => key(a).localeCompare(key(b)))) {
+    const { resourceVersion: _rv, managedFields: _mf, ...metadata } = i.metadata ?? {};
+    const conditions = (i.status?.conditions ?? []).map((c: any) =>
+      c.type === 'NameConflict' ? { ...c, lastTransitionTime: undefined } : c,
+    );
+    out[`${metadata.namespace}/${metadata.name}`] = {
+      ...i,
+      metadata,
+      ...(i.status ? { status: { ...i.status, conditions } } : {}),
+    };
+  }
+  return out;
+}
