@@ -18,15 +18,22 @@ export interface Portal {
   stop(): Promise<void>;
 }
 
+/**
+ * A port for the backend, which binds it only after ~30 s of start-up. It is picked below
+ * Linux's ephemeral range (32768-60999): every emulator and apiserver the other test files start
+ * meanwhile listens on port 0, and the kernel could hand one of them an ephemeral port we had
+ * picked and released.
+ */
 async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
+  for (;;) {
+    const candidate = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>(resolve => {
+      const server = net.createServer();
+      server.once('error', () => resolve(false));
+      server.listen(candidate, '127.0.0.1', () => server.close(() => resolve(true)));
     });
-    server.on('error', reject);
-  });
+    if (free) return candidate;
+  }
 }
 
 async function waitFor(url: string, timeoutMs: number, child: ChildProcess, logs: () => string) {
@@ -34,6 +41,9 @@ async function waitFor(url: string, timeoutMs: number, child: ChildProcess, logs
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {
       throw new Error(`backend exited with ${child.exitCode}:\n${logs().slice(-4000)}`);
+    }
+    if (logs().includes('EADDRINUSE')) {
+      throw new Error(`backend could not listen (port taken):\n${logs().slice(-2000)}`);
     }
     try {
       const res = await fetch(url);
