@@ -218,16 +218,25 @@ export class DatabasesService {
     const key = `${cluster}\u0000${namespace}\u0000${verb}\u0000${as.user}\u0000${as.groups.join(',')}`;
     const now = Date.now();
     const hit = this.accessCache.get(key);
-    if (hit && hit.until > now) return hit.allowed;
+    if (hit && hit.until > now) {
+      try {
+        return await hit.allowed;
+      } catch {
+        // the shared question failed: ask for this caller alone, as if nobody had asked
+        return this.review(as, cluster, namespace, verb).catch(() => false);
+      }
+    }
     if (this.accessCache.size > 10_000) this.accessCache.clear();
-    const allowed = this.review(as, cluster, namespace, verb).catch(() => {
+    const allowed = this.review(as, cluster, namespace, verb);
+    this.accessCache.set(key, { allowed, until: now + ACCESS_TTL_MS });
+    try {
+      return await allowed;
+    } catch {
       // Unknown is treated as no (an event is never shown to someone we could not check), and
       // not remembered: the next question asks again.
       if (this.accessCache.get(key)?.allowed === allowed) this.accessCache.delete(key);
       return false;
-    });
-    this.accessCache.set(key, { allowed, until: now + ACCESS_TTL_MS });
-    return allowed;
+    }
   }
 
   private async review(as: Impersonation, cluster: string, namespace: string, verb: string): Promise<boolean> {
