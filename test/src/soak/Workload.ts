@@ -99,13 +99,14 @@ export class Workload {
       await this.call('list', 'GET', `${GROUP_PATH}/databaseinstances`);
     } else if (r < 0.6) {
       const target = this.live.length ? this.pick(this.live) : undefined;
-      if (target) await this.call('get', 'GET', this.path(target), undefined, this.deleting.has(this.key(target)) ? [404] : []);
+      // a 404 is right for an instance this workload deleted meanwhile
+      if (target) await this.call('get', 'GET', this.path(target), undefined, () => (this.deleting.has(this.key(target)) ? [404] : []));
       else await this.call('list', 'GET', `${GROUP_PATH}/namespaces/${this.pick(NAMESPACES)}/databaseinstances`);
     } else if (r < 0.73) {
       await this.create();
     } else if (r < 0.87) {
       const target = this.live.length ? this.pick(this.live) : undefined;
-      if (target) await this.call('update', 'PATCH', this.path(target), { metadata: { labels: { 'soak-rev': String(this.next) } } }, this.deleting.has(this.key(target)) ? [404] : []);
+      if (target) await this.call('update', 'PATCH', this.path(target), { metadata: { labels: { 'soak-rev': String(this.next) } } }, () => (this.deleting.has(this.key(target)) ? [404] : []));
       else await this.create();
     } else if (this.live.length > this.options.population / 2) {
       const target = this.live.shift()!;
@@ -147,7 +148,7 @@ export class Workload {
    * error. A 503 with Retry-After is retried after it, up to 3 times, as client-go does with
    * every request (kubectl included); outside an outage each retry is counted in `retried503`.
    */
-  private async call(op: string, method: string, path: string, body?: unknown, alsoFine: number[] = []): Promise<number> {
+  private async call(op: string, method: string, path: string, body?: unknown, alsoFine: () => number[] = () => []): Promise<number> {
     const started = Date.now();
     for (let attempt = 1; ; attempt++) {
       const { status, retryAfter, detail } = await this.send(method, path, body);
@@ -157,7 +158,7 @@ export class Workload {
         await new Promise(r => setTimeout(r, retryAfter * 1000));
         continue;
       }
-      this.record(op, method, path, status, detail, Date.now() - started, alsoFine);
+      this.record(op, method, path, status, detail, Date.now() - started, alsoFine());
       return status;
     }
   }
@@ -174,7 +175,7 @@ export class Workload {
     if (!fine) {
       stats.errors++;
       this.stats.errors++;
-      if (this.stats.firstErrors.length < 20) this.stats.firstErrors.push(`${method} ${path}: ${status} ${detail}`);
+      if (this.stats.firstErrors.length < 20) this.stats.firstErrors.push(`${method} ${path}: ${status} after ${ms} ms ${detail}`);
     }
   }
 

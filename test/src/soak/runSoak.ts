@@ -179,6 +179,7 @@ export async function runSoak(options: SoakOptions, log: (line: string) => void)
     let outage: SoakResult['outage'];
     const endAt = loadStart + options.minutes * 60_000;
     let lastReport = 0;
+    const reported = new Set<string>();
     while (Date.now() < endAt) {
       await sleep(1000);
       if (options.outageSeconds > 0 && !outage && minute() >= options.minutes / 2) {
@@ -192,6 +193,10 @@ export async function runSoak(options: SoakOptions, log: (line: string) => void)
           setTimeout(() => workload.setOutage(false), 2000);
           log('outage over');
         }, options.outageSeconds * 1000);
+      }
+      for (const e of [...workload.stats.firstErrors, ...watchers.flatMap(w => w.stats.errors)]) {
+        if (!reported.has(e)) log(`error: ${e.slice(0, 300)}`);
+        reported.add(e);
       }
       if (Date.now() - lastReport >= 60_000) {
         lastReport = Date.now();

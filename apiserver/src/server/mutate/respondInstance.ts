@@ -43,13 +43,14 @@ export async function waitForCache(deps: WriteDeps, done: () => boolean): Promis
 }
 
 /**
- * Waits (at most `cacheWaitMs`) for an instance this process created and answered 201 for, but
- * that the watch cache does not show yet (an overloaded kube-apiserver delivers late): a write
- * right after the create must not be a 404 for an object the client was just told exists.
+ * Waits for an instance this process created and answered 201 for, but that the watch cache
+ * does not show yet (an overloaded kube-apiserver delivers late): a write right after the
+ * create must not be a 404 for an object the client was just told exists. At most the longer
+ * of `cacheWaitMs` and 5 s, the budget of one call to kube-apiserver.
  */
 export async function awaitRecentCreate(deps: WriteDeps, namespace: string, name: string): Promise<void> {
   if ((deps.store.get(namespace, name) && deps.store.source(namespace, name)) || !deps.recentCreates.has(`${namespace}/${name}`)) return;
-  await waitForCache(deps, () => !!deps.store.get(namespace, name) && !!deps.store.source(namespace, name));
+  await waitForCache({ ...deps, cacheWaitMs: Math.max(deps.cacheWaitMs, 5000) }, () => !!deps.store.get(namespace, name) && !!deps.store.source(namespace, name));
 }
 
 /** `Warning` header values (RFC 7234 code 299, as k8s.io/apiserver writes them). */

@@ -22,6 +22,8 @@ import { parseWriteOptions, type WriteOptions } from './writeOptions';
 
 /** Bound on the tries of one update, status-only conflicts included (kube-apiserver: 5 counted). */
 const MAX_TRIES = 20;
+/** Re-runs start only this long after the request came in: an update never hangs on retries. */
+const RETRY_BUDGET_MS = 10_000;
 
 /** True when two versions of an operator object differ in nothing but status and bookkeeping. */
 function onlyStatusChanged(before: KubeObject, after: KubeObject): boolean {
@@ -83,6 +85,7 @@ async function runUpdate(ctx: HandlerContext, deps: WriteDeps, options: WriteOpt
   const name = ctx.pathName;
   const user = ctx.user ?? { username: '', groups: [] };
   await deps.locks.run(`${namespace}/${name}`, async () => {
+    const retryUntil = Date.now() + RETRY_BUDGET_MS;
     await awaitRecentCreate(deps, namespace, name);
     // conflicts that only an operator's status write caused are retried without counting: under
     // a busy operator (a status per reconcile) a few counted attempts are not enough
@@ -146,7 +149,7 @@ async function runUpdate(ctx: HandlerContext, deps: WriteDeps, options: WriteOpt
         updated = await deps.writer.mergePatch(source.kind, namespace, sourceName, patch);
       } catch (err) {
         const status = toWriteError(err, { verb: 'patch', name, namespace, type: source.kind });
-        if (status.code === 409 && attempt < deps.updateAttempts && tries < MAX_TRIES) {
+        if (status.code === 409 && attempt < deps.updateAttempts && tries < MAX_TRIES && Date.now() < retryUntil) {
           await waitForCache(deps, () => deps.store.source(namespace, name)?.object.metadata?.resourceVersion !== sourceRv);
           const newer = deps.store.source(namespace, name)?.object;
           if (!newer || !onlyStatusChanged(source.object, newer)) attempt++;
