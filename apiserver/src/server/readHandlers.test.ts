@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { makeEngine, makeInstance } from './__testutils__/fixtures';
 import { startTestServer, type TestServer } from './__testutils__/testServer';
@@ -287,6 +288,32 @@ describe('get and list', () => {
       expect(first.json().items).toHaveLength(10_000);
       expect(new Set(first.json().items.map((o: any) => o.metadata.namespace)).size).toBe(50);
       expect(second.body).toEqual(first.body);
+
+      // compressed for clients that accept gzip (client-go, so kubectl), as kube-apiserver does
+      // above 128 KiB; the same bytes once decompressed, for JSON and for kubectl's Table
+      for (const accept of ['application/json', KUBECTL]) {
+        const plain = await big.request(`${P}/databaseinstances`, { headers: { accept } });
+        const zipped = await big.request(`${P}/databaseinstances`, { headers: { accept, 'accept-encoding': 'gzip' } });
+        expect(plain.headers['content-encoding']).toBeUndefined();
+        expect(zipped.headers).toMatchObject({ 'content-encoding': 'gzip', vary: 'Accept-Encoding', 'content-type': plain.headers['content-type'] });
+        expect(Number(zipped.headers['content-length'])).toBe(zipped.raw.length);
+        expect(zipped.raw.length).toBeLessThan(plain.raw.length / 5);
+        expect(gunzipSync(zipped.raw).equals(plain.raw)).toBe(true);
+      }
+      // after a change (the cached bodies are the old array's) both encodings show it
+      big.store.upsert(makeInstance({ name: 'db-5', namespace: 'ns-5', labels: { app: 'changed' } }));
+      for (const accept of ['application/json', KUBECTL]) {
+        const after = await big.request(`${P}/databaseinstances`, { headers: { accept, 'accept-encoding': 'gzip' } });
+        const plain = await big.request(`${P}/databaseinstances`, { headers: { accept } });
+        expect(gunzipSync(after.raw).equals(plain.raw)).toBe(true);
+        expect(plain.body).toContain('"app":"changed"');
+        expect(plain.body).not.toEqual(first.body);
+      }
+      // small lists and refused gzip stay uncompressed
+      const small = await big.request(`${P}/namespaces/ns-1/databaseinstances`, { headers: { 'accept-encoding': 'gzip' } });
+      expect(small.headers['content-encoding']).toBeUndefined();
+      const refused = await big.request(`${P}/databaseinstances`, { headers: { 'accept-encoding': 'gzip;q=0, br' } });
+      expect(refused.headers['content-encoding']).toBeUndefined();
     } finally {
       await big.close();
     }

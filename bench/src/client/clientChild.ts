@@ -83,7 +83,7 @@ const ops: Record<string, (args: any) => Promise<unknown>> = {
       JSON.stringify(value);
       if (i >= args.warmup) out.push(performance.now() - started);
     }
-    return { ms: out, bytes: res.bytes, count: Array.isArray(value) ? value.length : (value.rows ?? value.items ?? []).length };
+    return { ms: out, bytes: res.bytes, wireBytes: res.wireBytes, count: Array.isArray(value) ? value.length : (value.rows ?? value.items ?? []).length };
   },
   /** One request, its status and (JSON) body. */
   async fetch(args: { target: HttpsClientOptions; request: PlannedRequest }) {

@@ -39,10 +39,17 @@ export class FakeInstanceStore implements InstanceStore {
   resourceVersion() {
     return this.rv.toString();
   }
+  /** Like the real store's index: one shared array per namespace until something changes. */
+  private readonly lists = new Map<string | undefined, DatabaseInstance[]>();
   list(namespace?: string) {
-    return [...this.objects.values()]
-      .filter(o => namespace === undefined || o.metadata.namespace === namespace)
-      .sort((a, b) => key(a.metadata.namespace, a.metadata.name).localeCompare(key(b.metadata.namespace, b.metadata.name)));
+    let listed = this.lists.get(namespace);
+    if (!listed) {
+      listed = [...this.objects.values()]
+        .filter(o => namespace === undefined || o.metadata.namespace === namespace)
+        .sort((a, b) => key(a.metadata.namespace, a.metadata.name).localeCompare(key(b.metadata.namespace, b.metadata.name)));
+      this.lists.set(namespace, listed);
+    }
+    return listed;
   }
   get(namespace: string, name: string) {
     return this.objects.get(key(namespace, name));
@@ -112,6 +119,7 @@ export class FakeInstanceStore implements InstanceStore {
     }
     const old = this.objects.get(k);
     this.objects.set(k, stored);
+    this.lists.clear();
     this.emit({ type: old ? 'MODIFIED' : 'ADDED', object: stored, oldObject: old, resourceVersion: rv });
     return stored;
   }
@@ -135,6 +143,7 @@ export class FakeInstanceStore implements InstanceStore {
     this.rv++;
     const rv = this.rv.toString();
     this.objects.delete(k);
+    this.lists.clear();
     this.sources.delete(k);
     this.emit({
       type: 'DELETED',

@@ -54,6 +54,8 @@ export interface TestResponse {
   status: number;
   headers: IncomingHttpHeaders;
   body: string;
+  /** The body's bytes as received (compressed when the server compressed it). */
+  raw: Buffer;
   json(): any;
 }
 
@@ -124,8 +126,9 @@ export async function startTestServer(
     const res = await open(path, init);
     const chunks: Buffer[] = [];
     for await (const c of res) chunks.push(c as Buffer);
-    const body = Buffer.concat(chunks).toString('utf8');
-    return { status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body) };
+    const raw = Buffer.concat(chunks);
+    const body = raw.toString('utf8');
+    return { status: res.statusCode ?? 0, headers: res.headers, body, raw, json: () => JSON.parse(body) };
   };
 
   const watch = async (path: string, init?: RequestInit): Promise<WatchStream> => {
