@@ -303,12 +303,45 @@ describe('InformerInstanceStore', () => {
       'MODIFIED team-a/b 104',
       'MODIFIED team-a/m 105',
     ]);
-    // later than the batch window: raised to the last emitted RV rather than going backwards
+    // later than the batch window ("late"): it waits for a newer RV and goes out with it, so a
+    // watcher that got 105 and resumes from there still gets it
     t.sts().upsert(sts('b', '101', 1));
     await settle();
-    expect(summary(t.events.slice(3))).toEqual(['MODIFIED team-a/b 105']);
+    expect(summary(t.events.slice(3))).toEqual([]);
+    t.inf(MARIADB_KIND).upsert(mariadb('m', '106', false));
+    await settle();
+    expect(summary(t.events.slice(3))).toEqual(['MODIFIED team-a/b 106', 'MODIFIED team-a/m 106']);
+    const resumed: string[] = [];
+    t.store.watch('105', e => resumed.push(`${e.object.metadata.name} ${e.resourceVersion}`));
+    expect(resumed).toEqual(['b 106', 'm 106']);
     const rvs = t.events.map(e => BigInt(e.resourceVersion));
     expect(rvs.every((rv, i) => i === 0 || rv >= rvs[i - 1])).toBe(true);
+  });
+
+  it('sends a late change at the last RV after a second when no newer RV comes (an idle cluster)', async () => {
+    const t = await synced({ redis: [redis('a', '15'), redis('b', '16')] });
+    stop = () => t.store.stop();
+    t.inf(REDIS_KIND).upsert(redis('a', '105'));
+    await settle();
+    t.sts().upsert(sts('b', '101', 1));
+    await settle(300);
+    expect(summary(t.events)).toEqual(['MODIFIED team-a/a 105']);
+    await settle(1000);
+    expect(summary(t.events)).toEqual(['MODIFIED team-a/a 105', 'MODIFIED team-a/b 105']);
+  });
+
+  it('sends a late change with the RV every informer has progressed past, without a newer change', async () => {
+    const t = await synced({ redis: [redis('a', '15'), redis('b', '16')] });
+    stop = () => t.store.stop();
+    t.inf(REDIS_KIND).upsert(redis('a', '105'));
+    await settle();
+    t.sts().upsert(sts('b', '101', 1));
+    await settle();
+    // bookmarks: every informer has delivered everything up to 110
+    for (const type of [REDIS_KIND, MARIADB_KIND, STATEFULSETS]) t.inf(type).hooks.onProgress?.('110');
+    t.crds().hooks.onProgress?.('110');
+    await settle();
+    expect(summary(t.events)).toEqual(['MODIFIED team-a/a 105', 'MODIFIED team-a/b 110']);
   });
 
   it('replays history for a watch from an RV, and expires RVs older than the kept window', async () => {

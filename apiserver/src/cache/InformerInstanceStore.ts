@@ -73,6 +73,8 @@ const objectKey = (
   name: string,
 ) => `${typeKey(t)}|${ns}/${name}`;
 const claimKey = (ns: string, name: string) => `${ns}/${name}`;
+/** Longest a late change waits for a newer RV to go out with. */
+const LATE_WAIT_MS = 1000;
 
 interface SourceEntry {
   key: string;
@@ -103,6 +105,9 @@ interface PendingChange {
    * (the change's only source key). `obj` undefined: the related object was deleted.
    */
   snapshot?: { key: string; obj: KubeObject | undefined };
+  /** Sent at the last RV on purpose (instances marked Stale): never held back as late. */
+  atLastRv?: boolean;
+
 }
 
 interface SourceInformer {
@@ -157,6 +162,11 @@ export class InformerInstanceStore implements InstanceStore {
   /** Largest RV of a version served with the Stale condition. */
   private staleMaxRv = '0';
   private pending: PendingChange[] = [];
+  /** Late changes held back for a newer RV (see `restampLate`). */
+  private late: PendingChange[] = [];
+  private lateTimer: NodeJS.Timeout | undefined;
+  /** The late changes waited long enough: the next flush sends them at the last RV. */
+  private releaseLate = false;
   /** While a batch is applied: the source object as the change being applied delivered it. */
   private asOf: { key: string; obj: KubeObject | undefined } | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
@@ -223,6 +233,7 @@ export class InformerInstanceStore implements InstanceStore {
   stop(): void {
     this.started = false;
     clearTimeout(this.flushTimer);
+    clearTimeout(this.lateTimer);
     this.staleTimers.forEach(t => clearTimeout(t));
     this.staleTimers.clear();
     this.crdInformer.stop();
@@ -590,7 +601,7 @@ export class InformerInstanceStore implements InstanceStore {
   private restale(informer: ManagedInformer): void {
     const keys = this.keysBuiltFrom(informer);
     if (keys.length) {
-      this.enqueue(this.lastRv, keys);
+      this.enqueue(this.lastRv, keys, undefined, true);
     }
   }
 
@@ -679,17 +690,61 @@ export class InformerInstanceStore implements InstanceStore {
     rv: string | undefined,
     sourceKeys: string[],
     snapshot?: PendingChange['snapshot'],
+    atLastRv = false,
   ): void {
-    this.pending.push({ rv: rv ?? '0', sourceKeys, snapshot });
+    this.pending.push({ rv: rv ?? '0', sourceKeys, snapshot, atLastRv });
     if (!this.flushTimer) {
       this.flushTimer = setTimeout(() => this.flush(), this.batchWindowMs);
       this.flushTimer.unref?.();
     }
   }
 
+  /**
+   * Changes that arrive after a newer change of another informer went out ("late": their RV is
+   * at most the last one served) cannot go out at their own RV, which is older than what
+   * watchers hold, nor at the last served RV: a watcher that got that RV and then resumes from
+   * it (history replays RVs strictly greater) would never get them. They wait for a newer
+   * cluster RV (a change in this batch, or every informer's progress past it) and go out with
+   * it, at most `LATE_WAIT_MS`; after that, on an idle cluster, at the last RV as before (a
+   * change must not stay invisible for the minute a bookmark can take).
+   */
+  private restampLate(batch: PendingChange[]): PendingChange[] {
+    const last = rvToBigInt(this.lastRv);
+    let newest = rvToBigInt(this.minProgress());
+    for (const c of batch) {
+      const rv = rvToBigInt(c.rv);
+      if (rv > newest) newest = rv;
+    }
+    const release = this.releaseLate;
+    this.releaseLate = false;
+    const out: PendingChange[] = [];
+    for (const c of batch) {
+      // '0': a change without an RV of its own (re-list, CRD gone) is not late, it is unordered;
+      // marking instances Stale during an outage goes out at the last RV on purpose (no newer one)
+      if (c.rv === '0' || c.atLastRv || rvToBigInt(c.rv) > last) {
+        out.push(c);
+      } else if (newest > last) {
+        out.push({ ...c, rv: newest.toString() });
+      } else if (release) {
+        out.push(c);
+      } else {
+        this.late.push(c);
+      }
+    }
+    if (this.late.length > 0 && !this.lateTimer) {
+      this.lateTimer = setTimeout(() => {
+        this.lateTimer = undefined;
+        this.releaseLate = true;
+        if (!this.flushTimer) this.flush();
+      }, LATE_WAIT_MS);
+      this.lateTimer.unref?.();
+    }
+    return out;
+  }
+
   private flush(): void {
     this.flushTimer = undefined;
-    const batch = this.pending;
+    const batch = this.synced ? this.restampLate([...this.late.splice(0), ...this.pending]) : this.pending;
     this.pending = [];
     if (this.synced) {
       this.unstaleInto(batch);
