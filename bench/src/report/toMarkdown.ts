@@ -12,7 +12,9 @@ const fmt = (v: number, unit: string) => {
  * A Markdown table of a results file: one row per figure, one column per size, the target, and
  * ✅/❌ for each size the target applies to (what docs/performance.md shows).
  */
-export function toMarkdown(results: BenchResults): string {
+export function toMarkdown(given: BenchResults | BenchResults['figures']): string {
+  // a dated results file, or latest.json (its figures only)
+  const results = Array.isArray(given) ? { figures: given } : given;
   const sizes = [...new Set(results.figures.map(f => f.size))].sort((a, b) => a - b);
   const names = [...new Set(results.figures.map(f => f.name))];
   const header = `| figure | ${sizes.map(s => s.toLocaleString('en-US')).join(' | ')} | target |`;

@@ -36,8 +36,9 @@ export function machineInfo(): BenchResults['machine'] {
 }
 
 /**
- * Writes `<dir>/<ISO date>-<commit>.json` and `<dir>/latest.json` (same content); returns the
- * dated file's path.
+ * Writes `<dir>/<ISO date>-<commit>.json` (the whole record) and `<dir>/latest.json` (its
+ * figures: a list of `{name, size, value, unit, target, pass}`, as issue 7 asks, so runs compare
+ * with a plain diff); returns the dated file's path.
  */
 export function writeResults(dir: string, results: BenchResults): string {
   mkdirSync(dir, { recursive: true });
@@ -45,6 +46,6 @@ export function writeResults(dir: string, results: BenchResults): string {
   const file = path.join(dir, `${stamp}-${results.commit}.json`);
   const text = `${JSON.stringify(results, null, 2)}\n`;
   writeFileSync(file, text);
-  writeFileSync(path.join(dir, 'latest.json'), text);
+  writeFileSync(path.join(dir, 'latest.json'), `${JSON.stringify(results.figures, null, 2)}\n`);
   return file;
 }
