@@ -124,9 +124,9 @@ interface SourceInformer {
  * resourceVersions: an instance's RV is the largest Kubernetes RV among its source object and
  * related objects, so RVs stay comparable across replicas and restarts. Events must reach
  * watchers in non-decreasing RV order although informers deliver independently: changes are
- * batched for `batchWindowMs`, applied sorted by RV, and an event whose RV would be lower than
- * one already emitted (a change that arrived later than the window) takes the last emitted RV
- * instead. Events of one change (e.g. a rename caused by a name collision) share its RV.
+ * batched for `batchWindowMs` and applied sorted by RV; a change that arrives later than the
+ * window, after a newer change went out, goes out with the next newer RV (`restampLate`).
+ * Events of one change (e.g. a rename caused by a name collision) share its RV.
  */
 export class InformerInstanceStore implements InstanceStore {
   private readonly now: () => number;
