@@ -1,12 +1,12 @@
 import http from 'node:http';
 import https from 'node:https';
-import { epochNow } from './epochNow';
+import { lineReader } from './lineReader';
 
 /** Options of {@link openEventStream}. */
 export interface EventStreamOptions {
   url: URL;
   headers?: Record<string, string>;
-  /** Called for every line of the stream, with when it arrived ({@link epochNow}). */
+  /** Called for every line of the stream, with when it arrived (`epochNow()`). */
   onLine(line: string, at: number): void;
 }
 
@@ -22,8 +22,7 @@ export interface EventStream {
 export function openEventStream(o: EventStreamOptions): Promise<EventStream> {
   const lib = o.url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
-    let bytes = 0;
-    let rest = '';
+    const lines = lineReader(o.onLine);
     const request = lib.request(
       o.url,
       { agent: false, headers: { Accept: 'text/event-stream', ...o.headers } },
@@ -37,18 +36,8 @@ export function openEventStream(o: EventStreamOptions): Promise<EventStream> {
           response.once('close', done);
           response.once('end', done);
         });
-        response.on('data', (chunk: Buffer) => {
-          const at = epochNow();
-          bytes += chunk.length;
-          rest += chunk.toString();
-          let nl = rest.indexOf('\n');
-          while (nl >= 0) {
-            o.onLine(rest.slice(0, nl), at);
-            rest = rest.slice(nl + 1);
-            nl = rest.indexOf('\n');
-          }
-        });
-        resolve({ bytes: () => bytes, closed, resume: () => response.resume(), close: () => request.destroy() });
+        response.on('data', lines.read);
+        resolve({ bytes: lines.bytes, closed, resume: () => response.resume(), close: () => request.destroy() });
       },
     );
     request.on('error', reject);

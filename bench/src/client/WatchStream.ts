@@ -1,13 +1,13 @@
 import https from 'node:https';
 import type { ClientRequest, IncomingMessage } from 'node:http';
-import { epochNow } from './epochNow';
+import { lineReader } from './lineReader';
 
 /** Options of {@link openWatch}. */
 export interface WatchStreamOptions {
   url: URL;
   agent: https.Agent;
   headers?: Record<string, string | string[]>;
-  /** Called for every complete line (one watch event), with when it arrived ({@link epochNow}). */
+  /** Called for every complete line (one watch event), with when it arrived (`epochNow()`). */
   onLine(line: string, at: number): void;
   /** Never read: the socket is paused as soon as the response starts (a stuck client). */
   neverRead?: boolean;
@@ -32,8 +32,7 @@ export interface WatchStream {
  */
 export function openWatch(o: WatchStreamOptions): Promise<WatchStream> {
   return new Promise((resolve, reject) => {
-    let bytes = 0;
-    let rest = '';
+    const lines = lineReader(o.onLine);
     const request = https.request(
       { protocol: 'https:', hostname: o.url.hostname, port: o.url.port, path: `${o.url.pathname}${o.url.search}`, agent: o.agent, headers: o.headers },
       response => {
@@ -47,30 +46,19 @@ export function openWatch(o: WatchStreamOptions): Promise<WatchStream> {
           response.once('end', done);
           response.once('error', () => done());
         });
-        const onData = (chunk: Buffer) => {
-          const at = epochNow();
-          bytes += chunk.length;
-          rest += chunk.toString();
-          let nl = rest.indexOf('\n');
-          while (nl >= 0) {
-            o.onLine(rest.slice(0, nl), at);
-            rest = rest.slice(nl + 1);
-            nl = rest.indexOf('\n');
-          }
-        };
         if (o.neverRead) {
           response.pause();
           response.socket.pause();
         } else {
-          response.on('data', onData);
+          response.on('data', lines.read);
         }
         resolve({
           response,
           request,
-          bytes: () => bytes,
+          bytes: lines.bytes,
           closed,
           resume: () => {
-            response.on('data', onData);
+            response.on('data', lines.read);
             response.socket.resume();
             response.resume();
           },

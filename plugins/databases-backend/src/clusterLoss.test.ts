@@ -4,12 +4,14 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import knexFactory, { type Knex } from 'knex';
+import type { Knex } from 'knex';
 import { mockCredentials, mockServices, startTestBackend } from '@backstage/backend-test-utils';
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import { startSystem, type System } from '@internal/e2e';
 import { databasesPlugin } from './plugin';
+import { emulatorCluster } from './__testUtils__/emulatorCluster';
+import { sqliteKnex } from './__testUtils__/sqliteKnex';
 
 const carol = mockCredentials.user.header('user:default/carol');
 const OWNERSHIP: Record<string, string[]> = { 'user:default/carol': ['user:default/carol', 'group:default/platform'] };
@@ -64,14 +66,6 @@ describe('the Backstage backend loses one of two clusters', () => {
   let backend: Backend | undefined;
   let port: number;
 
-  const cluster = (name: string, system: System) => ({
-    name,
-    url: system.emulator.url,
-    caData: system.emulator.certs.clusterCa.certPem,
-    authProvider: 'serviceAccount',
-    serviceAccountToken: 'backstage-backend-token',
-  });
-  const sqlite = () => knexFactory({ client: 'better-sqlite3', connection: { filename: path.join(dir, 'history.sqlite') }, useNullAsDefault: true });
   const get = async (pathname: string) => {
     const res = await fetch(`http://127.0.0.1:${port}/api/databases${pathname}`, { headers: { Authorization: carol } });
     return { status: res.status, body: (await res.json()) as any };
@@ -79,12 +73,12 @@ describe('the Backstage backend loses one of two clusters', () => {
   const transitions = () => knex('databases_transitions').orderBy('id', 'asc').select('cluster', 'namespace', 'name', 'from_phase', 'to_phase');
 
   async function startBackend() {
-    knex = sqlite();
+    knex = sqliteKnex(path.join(dir, 'history.sqlite'));
     backend = await startTestBackend({
       features: [
         databasesPlugin,
         mockServices.rootConfig.factory({
-          data: { databases: { clusters: [cluster('east', east), cluster('west', west)], requestTimeoutMs: 3000 } },
+          data: { databases: { clusters: [emulatorCluster(east, 'east'), emulatorCluster(west, 'west')], requestTimeoutMs: 3000 } },
         }),
         mockServices.database.factory({ knex }),
         mockServices.userInfo.mock({

@@ -3,7 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
-import knexFactory, { type Knex } from 'knex';
+import type { Knex } from 'knex';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import {
@@ -12,37 +12,20 @@ import {
   startTestBackend,
 } from '@backstage/backend-test-utils';
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
-import {
-  AuthorizeResult,
-  type PolicyDecision,
-} from '@backstage/plugin-permission-common';
 import { startSystem, type System } from '@internal/e2e';
 import type { InstanceEvent } from '@internal/plugin-databases-common';
 import { databasesPlugin } from './plugin';
-import { createDatabasesInstanceConditionalDecision, databasesInstanceConditions } from './permissions/rules';
+import { ORDERS_COMPONENT, SEARCH_COMPONENT } from './__testUtils__/catalogEntities';
+import { emulatorCluster } from './__testUtils__/emulatorCluster';
+import { sqliteKnex } from './__testUtils__/sqliteKnex';
+import { teamIdentityMocks } from './__testUtils__/teamIdentityMocks';
 
 jest.setTimeout(60_000);
 
-const OWNERSHIP: Record<string, string[]> = {
-  'user:default/alice': ['user:default/alice', 'group:default/team-a'],
-  'user:default/bob': ['user:default/bob', 'group:default/team-b'],
-  'user:default/carol': ['user:default/carol', 'group:default/platform'],
-  'user:default/dave': ['user:default/dave'],
-};
 const alice = mockCredentials.user.header('user:default/alice');
 const bob = mockCredentials.user.header('user:default/bob');
 const carol = mockCredentials.user.header('user:default/carol');
 const dave = mockCredentials.user.header('user:default/dave');
-
-/** "Teams manage their own databases": everyone reads, owners write, carol is denied everything but read. */
-function policy(name: string, userEntityRef: string): PolicyDecision {
-  if (name === 'databases.instance.read') return { result: AuthorizeResult.ALLOW };
-  if (userEntityRef === 'user:default/carol') return { result: AuthorizeResult.DENY };
-  return createDatabasesInstanceConditionalDecision(
-    { type: 'resource', name, attributes: {}, resourceType: 'databases-instance' } as any,
-    databasesInstanceConditions.isOwner({ owners: OWNERSHIP[userEntityRef] ?? [userEntityRef] }),
-  );
-}
 
 async function closedPort(): Promise<number> {
   const srv = net.createServer();
@@ -51,21 +34,6 @@ async function closedPort(): Promise<number> {
   await new Promise(r => srv.close(r));
   return port;
 }
-
-const entities = [
-  {
-    apiVersion: 'backstage.io/v1alpha1',
-    kind: 'Component',
-    metadata: { name: 'orders', namespace: 'default', annotations: { 'backstage.io/kubernetes-id': 'orders' } },
-    spec: { type: 'service', owner: 'group:default/team-a', lifecycle: 'production' },
-  },
-  {
-    apiVersion: 'backstage.io/v1alpha1',
-    kind: 'Component',
-    metadata: { name: 'search', namespace: 'default', annotations: { 'backstage.io/kubernetes-id': 'search' } },
-    spec: { type: 'service', owner: 'group:default/team-b', lifecycle: 'production' },
-  },
-];
 
 interface AuditRecord {
   eventId: string;
@@ -88,14 +56,7 @@ describe('databases backend against the emulator and the aggregated apiserver', 
     return {
       databases: {
         clusters: [
-          {
-            name: 'local',
-            title: 'Embedded emulator',
-            url: system.emulator.url,
-            caData: system.emulator.certs.clusterCa.certPem,
-            authProvider: 'serviceAccount',
-            serviceAccountToken: 'backstage-backend-token',
-          },
+          { ...emulatorCluster(system), title: 'Embedded emulator' },
           { name: 'down', url: `https://127.0.0.1:${downPort}`, authProvider: 'none', skipTLSVerify: true },
         ],
         requestTimeoutMs: 5000,
@@ -110,22 +71,8 @@ describe('databases backend against the emulator and the aggregated apiserver', 
         databasesPlugin,
         mockServices.rootConfig.factory({ data: config() }),
         mockServices.database.factory({ knex }),
-        mockServices.userInfo.mock({
-          getUserInfo: async (c: any) => ({
-            userEntityRef: c.principal.userEntityRef,
-            ownershipEntityRefs: OWNERSHIP[c.principal.userEntityRef] ?? [c.principal.userEntityRef],
-          }),
-        }).factory,
-        mockServices.permissions.mock({
-          authorizeConditional: async (queries: any[], opts: any) =>
-            queries.map(q => policy(q.permission.name, opts.credentials.principal.userEntityRef)),
-          authorize: async (queries: any[], opts: any) =>
-            queries.map(q => {
-              const d = policy(q.permission.name, opts.credentials.principal.userEntityRef);
-              return { result: d.result === AuthorizeResult.ALLOW ? AuthorizeResult.ALLOW : AuthorizeResult.DENY };
-            }),
-        }).factory,
-        catalogServiceMock.factory({ entities }),
+        ...teamIdentityMocks(),
+        catalogServiceMock.factory({ entities: [ORDERS_COMPONENT, SEARCH_COMPONENT] }),
         mockServices.auditor.mock({
           createEvent: (async (options: any) => {
             const event: AuditRecord = { eventId: options.eventId, severityLevel: options.severityLevel, meta: options.meta, actor: options.request?.headers?.authorization };
@@ -141,9 +88,6 @@ describe('databases backend against the emulator and the aggregated apiserver', 
     return b;
   }
 
-  const sqlite = (file: string) =>
-    knexFactory({ client: 'better-sqlite3', connection: { filename: file }, useNullAsDefault: true });
-
   let server: http.Server;
   let knex: Knex;
 
@@ -152,7 +96,7 @@ describe('databases backend against the emulator and the aggregated apiserver', 
     system = await startSystem({ seed: true });
     system.emulator.operators.settle();
     dir = mkdtempSync(path.join(os.tmpdir(), 'databases-backend-'));
-    knex = sqlite(path.join(dir, 'history.sqlite'));
+    knex = sqliteKnex(path.join(dir, 'history.sqlite'));
     server = (await backend(knex)).server;
   });
 
@@ -513,7 +457,7 @@ describe('databases backend against the emulator and the aggregated apiserver', 
     const first = opened.shift()!;
     await first.stop();
     await knex.destroy();
-    knex = sqlite(path.join(dir, 'history.sqlite'));
+    knex = sqliteKnex(path.join(dir, 'history.sqlite'));
     server = (await backend(knex)).server;
     const after = await request(server)
       .get('/api/databases/clusters/local/namespaces/team-a/instances/sneaky/history')

@@ -1,41 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import fc from 'fast-check';
-import { backendClient, BACKEND_RUNS, encode, forged, hostile, segment, who } from './__testUtils__/hostileBackendProbe';
-import { startHostileBackend, type HostileBackend } from './__testUtils__/startHostileBackend';
+import { BACKEND_RUNS, BACKEND_TIMEOUT_MS, clusterName, encode, forged, hostile, instancePath, segment, who } from './__testUtils__/hostileBackendProbe';
+import { useHostileBackend } from './__testUtils__/useHostileBackend';
 
-// a family of a longer hunt may take minutes (a case takes 1–13 ms)
-jest.setTimeout(Math.max(120_000, BACKEND_RUNS * 3 * 40));
+jest.setTimeout(BACKEND_TIMEOUT_MS);
 
 describe('hostile input: the read routes of the databases backend', () => {
-  let b: HostileBackend;
-  let client: ReturnType<typeof backendClient>;
-  let known: Array<[string, string]>;
-
-  beforeAll(async () => {
-    b = await startHostileBackend();
-    // from here on only requests can change the cluster
-    b.system.emulator.operators.pause();
-    client = backendClient(b);
-    known = b.system.apiserver.store.list().map(i => [i.metadata.namespace ?? '', i.metadata.name ?? '']);
-  });
-
-  afterAll(async () => {
-    client?.close();
-    await b?.stop();
-  });
-
-  const cluster = () => fc.oneof({ weight: 6, arbitrary: fc.constant('local') }, { weight: 1, arbitrary: hostile(12) });
-  const instancePath = () =>
-    fc
-      .record({
-        caller: who(),
-        cluster: cluster(),
-        object: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: fc.tuple(hostile(20), hostile(20)) }),
-        forged: forged(),
-      })
-      .chain(c =>
-        fc.tuple(segment(c.cluster), segment(c.object[0]), segment(c.object[1])).map(([cl, ns, n]) => ({ ...c, path: `/api/databases/clusters/${cl}/namespaces/${ns}/instances/${n}` })),
-      );
+  // from here on only requests can change the cluster
+  const { client, known } = useHostileBackend({ pauseOperators: true });
 
   it(`GET /instances: ${BACKEND_RUNS} generated queries with forged identity headers beside real tokens`, async () => {
     const param = fc.oneof(
@@ -57,13 +29,13 @@ describe('hostile input: the read routes of the databases backend', () => {
 
   it(`GET one instance, its connection and its history: ${BACKEND_RUNS} generated paths each`, async () => {
     for (const suffix of ['', '/connection', '/history']) {
-      const codes = await client.family(`GET instance${suffix}`, instancePath(), c => ({ method: 'GET', path: `${c.path}${suffix}`, caller: c.caller, headers: c.forged ?? {} }));
+      const codes = await client.family(`GET instance${suffix}`, instancePath(known()), c => ({ method: 'GET', path: `${c.path}${suffix}`, caller: c.caller, headers: c.forged ?? {} }));
       expect(codes.get(200)).toBeGreaterThan(0);
     }
   });
 
   it(`GET /clusters/:cluster/engines: ${BACKEND_RUNS} generated clusters`, async () => {
-    const codes = await client.family('GET engines', fc.record({ caller: who(), cluster: cluster().chain(segment) }), c => ({
+    const codes = await client.family('GET engines', fc.record({ caller: who(), cluster: clusterName().chain(segment) }), c => ({
       method: 'GET',
       path: `/api/databases/clusters/${c.cluster}/engines`,
       caller: c.caller,

@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import fc from 'fast-check';
-import { asksDryRun, backendClient, BACKEND_RUNS, encode, forged, hostile, jsonValue, rarely, segment, who } from './__testUtils__/hostileBackendProbe';
-import { startHostileBackend, type HostileBackend } from './__testUtils__/startHostileBackend';
+import { asksDryRun, BACKEND_RUNS, BACKEND_TIMEOUT_MS, clusterName, encode, forged, hostile, instancePath, jsonValue, rarely, segment, who } from './__testUtils__/hostileBackendProbe';
+import { useHostileBackend } from './__testUtils__/useHostileBackend';
 import { impersonationFor } from './kube/impersonationFor';
 
-// a family of a longer hunt may take minutes (a case takes 1–13 ms)
-jest.setTimeout(Math.max(120_000, BACKEND_RUNS * 3 * 40));
+jest.setTimeout(BACKEND_TIMEOUT_MS);
 
 /** A value that is mostly valid for its field, sometimes anything at all. */
 const mostly = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ weight: 12, arbitrary: valid }, { weight: 1, arbitrary: jsonValue() });
@@ -15,34 +14,8 @@ const withStray = <T extends object>(arb: fc.Arbitrary<T>, key: string) =>
   fc.tuple(arb, rarely(jsonValue(), 10)).map(([o, v]) => (v === null ? o : { ...o, [key]: v }));
 
 describe('hostile input: the write, entity and other routes of the databases backend', () => {
-  let b: HostileBackend;
-  let client: ReturnType<typeof backendClient>;
-  let known: Array<[string, string]>;
-
-  beforeAll(async () => {
-    b = await startHostileBackend();
-    b.system.emulator.operators.pause();
-    client = backendClient(b);
-    known = b.system.apiserver.store.list().map(i => [i.metadata.namespace ?? '', i.metadata.name ?? '']);
-  });
-
-  afterAll(async () => {
-    client?.close();
-    await b?.stop();
-  });
-
-  const cluster = () => fc.oneof({ weight: 6, arbitrary: fc.constant('local') }, { weight: 1, arbitrary: hostile(12) });
-  const instancePath = () =>
-    fc
-      .record({
-        caller: who(),
-        cluster: cluster(),
-        object: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: fc.tuple(hostile(20), hostile(20)) }),
-        forged: forged(),
-      })
-      .chain(c =>
-        fc.tuple(segment(c.cluster), segment(c.object[0]), segment(c.object[1])).map(([cl, ns, n]) => ({ ...c, path: `/api/databases/clusters/${cl}/namespaces/${ns}/instances/${n}` })),
-      );
+  // from here on only requests can change the cluster
+  const { backend: b, client, known } = useHostileBackend({ pauseOperators: true });
 
   it(`POST create: ${BACKEND_RUNS} generated bodies, content types and namespaces`, async () => {
     // valid specs, and now and then one field replaced by anything at all
@@ -75,7 +48,7 @@ describe('hostile input: the write, entity and other routes of the databases bac
     const contentType = fc.oneof({ weight: 8, arbitrary: fc.constant('application/json') }, { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'application/yaml', '') });
     const codes = await client.family(
       'POST create',
-      fc.record({ caller: who(), cluster: cluster().chain(segment), namespace: fc.oneof({ weight: 6, arbitrary: fc.constantFrom('team-a', 'team-a', 'team-b') }, { weight: 1, arbitrary: hostile(20) }).chain(segment), body: text, contentType, forged: forged() }),
+      fc.record({ caller: who(), cluster: clusterName().chain(segment), namespace: fc.oneof({ weight: 6, arbitrary: fc.constantFrom('team-a', 'team-a', 'team-b') }, { weight: 1, arbitrary: hostile(20) }).chain(segment), body: text, contentType, forged: forged() }),
       c => ({
         method: 'POST',
         path: `/api/databases/clusters/${c.cluster}/namespaces/${c.namespace}/instances`,
@@ -97,7 +70,7 @@ describe('hostile input: the write, entity and other routes of the databases bac
         fc.oneof({ weight: 8, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: jsonValue() }),
       )
       .map(([valid, change, dryRun]) => ({ ...valid, ...(change ? { [change[0]]: change[1] } : {}), dryRun }));
-    const codes = await client.family('PATCH', fc.record({ t: instancePath(), body: fc.oneof({ weight: 8, arbitrary: withStray(patch, 'engine').map(p => JSON.stringify(p)) }, { weight: 1, arbitrary: hostile(100) }) }), c => ({
+    const codes = await client.family('PATCH', fc.record({ t: instancePath(known()), body: fc.oneof({ weight: 8, arbitrary: withStray(patch, 'engine').map(p => JSON.stringify(p)) }, { weight: 1, arbitrary: hostile(100) }) }), c => ({
       method: 'PATCH',
       path: c.t.path,
       caller: c.t.caller,
@@ -110,7 +83,7 @@ describe('hostile input: the write, entity and other routes of the databases bac
 
   it(`DELETE: ${BACKEND_RUNS} generated requests by callers the policy or RBAC refuses`, async () => {
     // the owners (alice in team-a, bob in team-b) are left out: their deletes would empty the demo
-    const refused = instancePath().filter(t => !((t.caller === 'alice' && t.object[0] === 'team-a') || (t.caller === 'bob' && t.object[0] === 'team-b')));
+    const refused = instancePath(known()).filter(t => !((t.caller === 'alice' && t.object[0] === 'team-a') || (t.caller === 'bob' && t.object[0] === 'team-b')));
     const codes = await client.family('DELETE', refused, c => ({ method: 'DELETE', path: c.path, caller: c.caller, headers: c.forged ?? {}, dryRun: true }));
     expect(codes.get(403)).toBeGreaterThan(0);
   });

@@ -1,13 +1,15 @@
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { ConfigReader } from '@backstage/config';
 import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
 import type { Entity } from '@backstage/catalog-model';
 import { DatabaseInstanceEntityProvider } from './catalog/DatabaseInstanceEntityProvider';
 import { readDatabasesConfig } from './config/readDatabasesConfig';
 import { ClusterSet } from './watch/ClusterSet';
-import { backendClient, type BackendRequest, type Who } from './__testUtils__/hostileBackendProbe';
-import { startHostileBackend, type HostileBackend } from './__testUtils__/startHostileBackend';
+import type { BackendRequest, Who } from './__testUtils__/hostileBackendProbe';
+import type { HostileBackend } from './__testUtils__/startHostileBackend';
+import { emulatorCluster } from './__testUtils__/emulatorCluster';
+import { useHostileBackend } from './__testUtils__/useHostileBackend';
 
 jest.setTimeout(120_000);
 
@@ -18,8 +20,7 @@ const CREDENTIAL_KEY = /password|^elastic$/i;
 const BASE = '/api/databases/clusters/local/namespaces';
 
 describe('secrets never leave the backend except through the connection route', () => {
-  let b: HostileBackend;
-  let client: ReturnType<typeof backendClient>;
+  const { backend: b, client } = useHostileBackend();
   let secrets: Array<{ where: string; forms: string[] }>;
   const seen: Array<{ what: string; text: string }> = [];
 
@@ -31,8 +32,6 @@ describe('secrets never leave the backend except through the connection route', 
   };
 
   beforeAll(async () => {
-    b = await startHostileBackend();
-    client = backendClient(b);
     // creates through the portal: the apiserver generates the MySQL and Redis passwords, the operators the rest
     for (const [name, spec] of [
       ['portal-mysql', { engine: 'mysql' }],
@@ -58,11 +57,6 @@ describe('secrets never leave the backend except through the connection route', 
         }
       }
     }
-  });
-
-  afterAll(async () => {
-    client?.close();
-    await b?.stop();
   });
 
   it('the connection route returns them to the owner (so the scan can see a leak), and to no one else', async () => {
@@ -104,19 +98,7 @@ describe('secrets never leave the backend except through the connection route', 
 
   it('no catalog Resource entity the provider emits holds one', async () => {
     const logger = mockServices.logger.mock();
-    const config = new ConfigReader({
-      databases: {
-        clusters: [
-          {
-            name: 'local',
-            url: b.system.emulator.url,
-            caData: b.system.emulator.certs.clusterCa.certPem,
-            authProvider: 'serviceAccount',
-            serviceAccountToken: 'backstage-backend-token',
-          },
-        ],
-      },
-    });
+    const config = new ConfigReader({ databases: { clusters: [emulatorCluster(b.system)] } });
     const clusters = new ClusterSet(readDatabasesConfig(config), logger);
     const provider = new DatabaseInstanceEntityProvider(clusters, logger, 0);
     let entities: Entity[] = [];
@@ -148,7 +130,7 @@ describe('secrets never leave the backend except through the connection route', 
 });
 
 /** What alice's server-sent event stream delivers within `ms`. */
-function collectEvents(b: HostileBackend, ms: number): Promise<string> {
+function collectEvents(b: Pick<HostileBackend, 'port'>, ms: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port: b.port, path: '/api/databases/events', headers: { authorization: mockCredentials.user.header('user:default/alice') } }, res => {
       let text = '';

@@ -1,29 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import fc from 'fast-check';
 import YAML from 'yaml';
 import { acceptHeader, hostileString, listQuery, objectName, pathSegment, percentEncode, queryString, GROUP_VERSION_PATH } from './arbitraries';
 import type { ProbeRequest } from './hostileApiClient';
+import { healthz, runHostileCases } from './hostileCases';
 import { describeExchange, expectKubeAnswer, expectStatusFailure, isCredentialsNotYet } from './hostileExpectations';
-import { HOSTILE_RUNS, HOSTILE_TIMEOUT_MS, startHostileHarness, type Caller, type HostileHarness } from './hostileHarness';
+import { HOSTILE_RUNS, HOSTILE_TIMEOUT_MS, type Caller } from './hostileHarness';
+import { useHostileHarness } from './__testUtils__/useHostileHarness';
 
 jest.setTimeout(HOSTILE_TIMEOUT_MS);
 
 describe('hostile input: the connection subresource (credentials)', () => {
-  let h: HostileHarness;
-  let targets: Array<readonly [string, string]>;
-
-  beforeAll(async () => {
-    h = await startHostileHarness();
-    targets = h.system.apiserver.store.list().map(i => [i.metadata.namespace ?? '', i.metadata.name ?? ''] as const);
-  });
-
-  afterAll(async () => {
-    await h?.stop();
-  });
+  const h = useHostileHarness();
 
   it(`answers ${HOSTILE_RUNS} generated requests with credentials only to callers granted databaseinstances/connection, otherwise a 4xx Status`, async () => {
-    const started = process.hrtime.bigint();
-    const codes = new Map<number, number>();
+    const targets = h.instances();
     const connectionCase = fc.record({
       caller: fc.oneof({ weight: 4, arbitrary: fc.constant<Caller>('admin') }, { weight: 3, arbitrary: fc.constant<Caller>('alice') }, { weight: 2, arbitrary: fc.constantFrom<Caller>('carol', 'anonymous') }),
       method: fc.oneof({ weight: 8, arbitrary: fc.constant('GET') }, { weight: 1, arbitrary: fc.constantFrom('HEAD', 'POST', 'PUT', 'PATCH', 'DELETE') }),
@@ -41,49 +32,41 @@ describe('hostile input: the connection subresource (credentials)', () => {
       accept: fc.option(acceptHeader(), { freq: 3 }),
       body: fc.option(hostileString(100), { freq: 4 }),
     });
-    await fc.assert(
-      fc.asyncProperty(connectionCase, async c => {
-        const [namespace, name] = c.target;
-        const probe: ProbeRequest = {
-          method: c.method,
-          path: `${GROUP_VERSION_PATH}/namespaces/${percentEncode(namespace)}/databaseinstances/${percentEncode(name)}/${c.subresource}${c.query}`,
-          headers: c.accept !== null ? { accept: c.accept } : {},
-          ...(c.body !== null && c.method !== 'GET' && c.method !== 'HEAD' ? { body: c.body } : {}),
-        };
-        const rvBefore = h.storeRv();
-        const answer = await h.send(c.caller, probe);
-        codes.set(answer.status, (codes.get(answer.status) ?? 0) + 1);
-        // credentials the operator has not created yet are the one 5xx by design (see isCredentialsNotYet)
-        const refusal = expectKubeAnswer(probe, answer);
-        const notYet = isCredentialsNotYet(answer);
-        // an empty or trailing segment addresses the instance itself, which admin and alice may delete
-        const mayWrite = !refusal && c.method !== 'GET' && c.method !== 'HEAD' && c.subresource !== 'connection';
-        if (!mayWrite && h.storeRv() !== rvBefore) throw new Error(`a connection request wrote:\n${describeExchange(probe, answer)}`);
-        // who may read credentials: system:masters, and alice in team-a (her edit role includes the grant)
-        const granted = c.caller === 'admin' || (c.caller === 'alice' && namespace === 'team-a');
-        if (answer.status === 200 && probe.method === 'GET') {
-          // YAML when it was asked for (a JSON answer parses as YAML too)
-          const body = YAML.parse(answer.body);
-          // a trailing slash or an empty segment reads the instance itself: that is no credential
-          const credentials = body?.kind === 'DatabaseInstanceConnection' || body?.password !== undefined;
-          if (credentials && !granted) throw new Error(`credentials served to ${c.caller} in ${namespace}:\n${describeExchange(probe, answer)}`);
-          if (credentials && (body.metadata?.namespace !== namespace || body.metadata?.name !== name)) {
-            throw new Error(`the connection of another object was served:\n${describeExchange(probe, answer)}`);
-          }
+    const codes = await runHostileCases(h, 'connection', connectionCase, async (c, send) => {
+      const [namespace, name] = c.target;
+      const probe: ProbeRequest = {
+        method: c.method,
+        path: `${GROUP_VERSION_PATH}/namespaces/${percentEncode(namespace)}/databaseinstances/${percentEncode(name)}/${c.subresource}${c.query}`,
+        headers: c.accept !== null ? { accept: c.accept } : {},
+        ...(c.body !== null && c.method !== 'GET' && c.method !== 'HEAD' ? { body: c.body } : {}),
+      };
+      const rvBefore = h.storeRv();
+      const answer = await send(c.caller, probe);
+      // credentials the operator has not created yet are the one 5xx by design (see isCredentialsNotYet)
+      const refusal = expectKubeAnswer(probe, answer);
+      const notYet = isCredentialsNotYet(answer);
+      // an empty or trailing segment addresses the instance itself, which admin and alice may delete
+      const mayWrite = !refusal && c.method !== 'GET' && c.method !== 'HEAD' && c.subresource !== 'connection';
+      if (!mayWrite && h.storeRv() !== rvBefore) throw new Error(`a connection request wrote:\n${describeExchange(probe, answer)}`);
+      // who may read credentials: system:masters, and alice in team-a (her edit role includes the grant)
+      const granted = c.caller === 'admin' || (c.caller === 'alice' && namespace === 'team-a');
+      if (answer.status === 200 && probe.method === 'GET') {
+        // YAML when it was asked for (a JSON answer parses as YAML too)
+        const body = YAML.parse(answer.body);
+        // a trailing slash or an empty segment reads the instance itself: that is no credential
+        const credentials = body?.kind === 'DatabaseInstanceConnection' || body?.password !== undefined;
+        if (credentials && !granted) throw new Error(`credentials served to ${c.caller} in ${namespace}:\n${describeExchange(probe, answer)}`);
+        if (credentials && (body.metadata?.namespace !== namespace || body.metadata?.name !== name)) {
+          throw new Error(`the connection of another object was served:\n${describeExchange(probe, answer)}`);
         }
-        if (!granted && c.caller !== 'anonymous' && c.subresource === 'connection' && targets.some(t => t[0] === namespace && t[1] === name)) {
-          if (notYet) throw new Error(`${c.caller} learnt whether credentials exist:\n${describeExchange(probe, answer)}`);
-          expectStatusFailure(probe, answer, c.method === 'GET' || c.method === 'HEAD' ? [403, 406, 400, 422] : [403, 405, 400, 422]);
-        }
-      }),
-      { numRuns: HOSTILE_RUNS },
-    );
-    const perCase = Number(process.hrtime.bigint() - started) / 1e6 / HOSTILE_RUNS;
-    console.log(`connection: ${HOSTILE_RUNS} cases, ${perCase.toFixed(2)} ms/case, codes ${JSON.stringify(Object.fromEntries(codes))}`);
+      }
+      if (!granted && c.caller !== 'anonymous' && c.subresource === 'connection' && targets.some(t => t[0] === namespace && t[1] === name)) {
+        if (notYet) throw new Error(`${c.caller} learnt whether credentials exist:\n${describeExchange(probe, answer)}`);
+        expectStatusFailure(probe, answer, c.method === 'GET' || c.method === 'HEAD' ? [403, 406, 400, 422] : [403, 405, 400, 422]);
+      }
+    });
     expect(codes.get(200)).toBeGreaterThan(0);
     expect(codes.get(403)).toBeGreaterThan(0);
-
-    const health = await h.send('anonymous', { method: 'GET', path: '/healthz' });
-    expect({ status: health.status, body: health.body }).toEqual({ status: 200, body: 'ok' });
+    expect(await healthz(h)).toEqual({ status: 200, body: 'ok' });
   });
 });

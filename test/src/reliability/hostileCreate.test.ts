@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import fc from 'fast-check';
-import {
-  contentType,
-  objectName,
-  percentEncode,
-  validInstance,
-  writeBody,
-  writeQuery,
-  GROUP_VERSION_PATH,
-  type WriteQuery,
-} from './arbitraries';
+import { contentType, mostlyDryRunWriteQuery, objectName, percentEncode, validInstance, writeBody, writeCaller, GROUP_VERSION_PATH } from './arbitraries';
 import type { ProbeRequest } from './hostileApiClient';
-import { describeExchange, expectKubeAnswer, expectStatusFailure } from './hostileExpectations';
-import { HOSTILE_RUNS, HOSTILE_TIMEOUT_MS, startHostileHarness, type Caller, type HostileHarness } from './hostileHarness';
+import { healthz, runHostileCases } from './hostileCases';
+import { describeExchange, expectStatusFailure, expectWriteAnswer } from './hostileExpectations';
+import { HOSTILE_RUNS, HOSTILE_TIMEOUT_MS } from './hostileHarness';
+import { useHostileHarness } from './__testUtils__/useHostileHarness';
 
 jest.setTimeout(HOSTILE_TIMEOUT_MS);
-
-/** The same query with `dryRun=All` added. */
-const withDryRun = (q: WriteQuery): WriteQuery => ({ ...q, dryRun: true, pairs: [['dryRun', 'All'], ...q.pairs], text: q.text ? `?dryRun=All&${q.text.slice(1)}` : '?dryRun=All' });
 
 const JSON_TYPES = ['application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON'];
 
@@ -26,84 +16,61 @@ const newName = () =>
   fc.oneof({ weight: 4, arbitrary: fc.stringMatching(/^h-[a-z0-9]{8}$/) }, { weight: 1, arbitrary: objectName(['orders-db']) });
 
 describe('hostile input: create of databaseinstances', () => {
-  let h: HostileHarness;
-
-  beforeAll(async () => {
-    h = await startHostileHarness();
-  });
-
-  afterAll(async () => {
-    await h?.stop();
-  });
+  const h = useHostileHarness();
 
   it(`answers ${HOSTILE_RUNS} generated creates with 201 or a 4xx Status, never a 5xx; a refused or dry-run create writes nothing`, async () => {
-    const started = process.hrtime.bigint();
-    const codes = new Map<number, number>();
     const createCase = fc.record({
-      caller: fc.oneof({ weight: 6, arbitrary: fc.constant<Caller>('admin') }, { weight: 3, arbitrary: fc.constant<Caller>('alice') }, { weight: 1, arbitrary: fc.constant<Caller>('carol') }),
+      caller: writeCaller(6),
       namespace: fc.oneof({ weight: 8, arbitrary: fc.constant('team-a') }, { weight: 1, arbitrary: objectName(['team-b', 'default']) }),
       // the collection, or paths a create must not be served on
       shape: fc.oneof({ weight: 12, arbitrary: fc.constant('collection' as const) }, { weight: 1, arbitrary: fc.constantFrom('object' as const, 'cluster' as const, 'status' as const) }),
-      // most creates are dry runs: a real one grows the store and waits for the watch cache (~30 ms)
-      query: writeQuery().chain(q => (q.dryRun ? fc.constant(q) : fc.oneof({ weight: 1, arbitrary: fc.constant(q) }, { weight: 30, arbitrary: fc.constant(withDryRun(q)) }))),
+      query: mostlyDryRunWriteQuery(),
       contentType: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...JSON_TYPES, 'application/yaml') }, { weight: 1, arbitrary: contentType() }),
       body: newName().chain(name => writeBody(validInstance('team-a', fc.constant(name)))),
     });
-    await fc.assert(
-      fc.asyncProperty(createCase, async c => {
-        const ns = percentEncode(c.namespace);
-        const collection = `${GROUP_VERSION_PATH}/namespaces/${ns}/databaseinstances`;
-        const base = { collection, object: `${collection}/x`, cluster: `${GROUP_VERSION_PATH}/databaseinstances`, status: `${collection}/x/status` }[c.shape];
-        const probe: ProbeRequest = {
-          method: 'POST',
-          path: `${base}${c.query.text}`,
-          headers: { 'content-type': c.contentType },
-          body: c.body.text(c.contentType),
-        };
-        const rvBefore = h.storeRv();
-        const answer = await h.send(c.caller, probe);
-        codes.set(answer.status, (codes.get(answer.status) ?? 0) + 1);
-        const refusal = expectKubeAnswer(probe, answer);
-        if ((refusal || c.query.dryRun) && h.storeRv() !== rvBefore) {
-          throw new Error(`a ${refusal ? 'refused' : 'dry-run'} create wrote:\n${describeExchange(probe, answer)}`);
-        }
-        if (!refusal && answer.status !== 201) throw new Error(`a create answered ${answer.status}:\n${describeExchange(probe, answer)}`);
+    const codes = await runHostileCases(h, 'create', createCase, async (c, send) => {
+      const ns = percentEncode(c.namespace);
+      const collection = `${GROUP_VERSION_PATH}/namespaces/${ns}/databaseinstances`;
+      const base = { collection, object: `${collection}/x`, cluster: `${GROUP_VERSION_PATH}/databaseinstances`, status: `${collection}/x/status` }[c.shape];
+      const probe: ProbeRequest = {
+        method: 'POST',
+        path: `${base}${c.query.text}`,
+        headers: { 'content-type': c.contentType },
+        body: c.body.text(c.contentType),
+      };
+      const rvBefore = h.storeRv();
+      const answer = await send(c.caller, probe);
+      expectWriteAnswer(probe, answer, { what: 'create', success: 201, dryRun: c.query.dryRun, wrote: h.storeRv() !== rvBefore });
 
-        // what the oracle knows beyond "no 5xx": only for requests that are fine but for their body
-        const plain = c.caller === 'admin' && c.namespace === 'team-a' && c.shape === 'collection' && c.query.clean;
-        const sentName: unknown = (c.body.doc as any)?.metadata?.name;
-        const freshName = typeof sentName === 'string' && /^h-[a-z0-9]{8}$/.test(sentName);
-        const json = JSON_TYPES.includes(c.contentType);
-        if (plain && c.body.kind === 'oversized') expectStatusFailure(probe, answer, [413]);
-        if (plain && json && ['malformed', 'empty'].includes(c.body.kind)) expectStatusFailure(probe, answer, [400]);
-        if (plain && (json || c.contentType === 'application/yaml') && c.body.kind === 'unknownFields') {
-          if (c.query.fieldValidation === 'Strict') {
-            const status = expectStatusFailure(probe, answer, [400]);
-            for (const f of c.body.unknown) {
-              if (!status.message.includes(`unknown field ${JSON.stringify(f)}`)) {
-                throw new Error(`Strict refusal does not name ${JSON.stringify(f)}:\n${describeExchange(probe, answer)}`);
-              }
+      // what the oracle knows beyond "no 5xx": only for requests that are fine but for their body
+      const plain = c.caller === 'admin' && c.namespace === 'team-a' && c.shape === 'collection' && c.query.clean;
+      const sentName: unknown = (c.body.doc as any)?.metadata?.name;
+      const freshName = typeof sentName === 'string' && /^h-[a-z0-9]{8}$/.test(sentName);
+      const json = JSON_TYPES.includes(c.contentType);
+      if (plain && c.body.kind === 'oversized') expectStatusFailure(probe, answer, [413]);
+      if (plain && json && ['malformed', 'empty'].includes(c.body.kind)) expectStatusFailure(probe, answer, [400]);
+      if (plain && (json || c.contentType === 'application/yaml') && c.body.kind === 'unknownFields') {
+        if (c.query.fieldValidation === 'Strict') {
+          const status = expectStatusFailure(probe, answer, [400]);
+          for (const f of c.body.unknown) {
+            if (!status.message.includes(`unknown field ${JSON.stringify(f)}`)) {
+              throw new Error(`Strict refusal does not name ${JSON.stringify(f)}:\n${describeExchange(probe, answer)}`);
             }
-          } else if (answer.status === 201) {
-            const warning = String(answer.headers.warning ?? '');
-            if (c.query.fieldValidation === 'Warn' && !c.body.unknown.every(() => warning.includes('unknown field'))) {
-              throw new Error(`no Warning for unknown fields:\n${describeExchange(probe, answer)}`);
-            }
-            if (c.query.fieldValidation === 'Ignore' && warning) throw new Error(`a Warning despite Ignore:\n${describeExchange(probe, answer)}`);
           }
+        } else if (answer.status === 201) {
+          const warning = String(answer.headers.warning ?? '');
+          if (c.query.fieldValidation === 'Warn' && !c.body.unknown.every(() => warning.includes('unknown field'))) {
+            throw new Error(`no Warning for unknown fields:\n${describeExchange(probe, answer)}`);
+          }
+          if (c.query.fieldValidation === 'Ignore' && warning) throw new Error(`a Warning despite Ignore:\n${describeExchange(probe, answer)}`);
         }
-        if (plain && (json || c.contentType === 'application/yaml') && c.body.kind === 'valid' && freshName && answer.status !== 201 && answer.status !== 409) {
-          throw new Error(`a valid create was refused:\n${describeExchange(probe, answer)}`);
-        }
-      }),
-      { numRuns: HOSTILE_RUNS },
-    );
-    const perCase = Number(process.hrtime.bigint() - started) / 1e6 / HOSTILE_RUNS;
-    console.log(`create: ${HOSTILE_RUNS} cases, ${perCase.toFixed(2)} ms/case, codes ${JSON.stringify(Object.fromEntries(codes))}`);
+      }
+      if (plain && (json || c.contentType === 'application/yaml') && c.body.kind === 'valid' && freshName && answer.status !== 201 && answer.status !== 409) {
+        throw new Error(`a valid create was refused:\n${describeExchange(probe, answer)}`);
+      }
+    });
     expect(codes.get(201)).toBeGreaterThan(0);
     expect([...codes.keys()].filter(c => c >= 400).length).toBeGreaterThan(4);
-
-    const health = await h.send('anonymous', { method: 'GET', path: '/healthz' });
-    expect({ status: health.status, body: health.body }).toEqual({ status: 200, body: 'ok' });
+    expect(await healthz(h)).toEqual({ status: 200, body: 'ok' });
   });
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { beforeAll, describe, expect, it, jest } from '@jest/globals';
 import fc from 'fast-check';
 import {
   anyJsonValue,
@@ -17,8 +17,10 @@ import {
   type QueryPairs,
 } from './arbitraries';
 import type { ProbeRequest } from './hostileApiClient';
+import { healthz, runHostileCases } from './hostileCases';
 import { describeExchange, expectKubeAnswer, expectStatusFailure } from './hostileExpectations';
-import { HOSTILE_RUNS, HOSTILE_TIMEOUT_MS, startHostileHarness, type Caller, type HostileHarness } from './hostileHarness';
+import { HOSTILE_RUNS, HOSTILE_TIMEOUT_MS, type Caller } from './hostileHarness';
+import { useHostileHarness } from './__testUtils__/useHostileHarness';
 
 jest.setTimeout(HOSTILE_TIMEOUT_MS);
 
@@ -67,11 +69,10 @@ const deleteQuery = (): fc.Arbitrary<QueryPairs> =>
   );
 
 describe('hostile input: delete and deletecollection of databaseinstances', () => {
-  let h: HostileHarness;
+  const h = useHostileHarness();
   let targets: Array<readonly [string, string]>;
 
   beforeAll(async () => {
-    h = await startHostileHarness();
     // every demo instance is protected; a few unprotected victims may really be deleted
     const admin = { 'content-type': 'application/merge-patch+json' };
     for (const i of h.system.apiserver.store.list()) {
@@ -92,16 +93,10 @@ describe('hostile input: delete and deletecollection of databaseinstances', () =
       });
       if (answer.status !== 201) throw new Error(`could not create victim-${n}: ${answer.body}`);
     }
-    targets = h.system.apiserver.store.list().map(i => [i.metadata.namespace ?? '', i.metadata.name ?? ''] as const);
-  });
-
-  afterAll(async () => {
-    await h?.stop();
+    targets = h.instances();
   });
 
   it(`answers ${HOSTILE_RUNS} generated deletes with a success or a 4xx Status, never a 5xx; protected instances stay`, async () => {
-    const started = process.hrtime.bigint();
-    const codes = new Map<number, number>();
     const deleteCase = fc.record({
       caller: fc.oneof({ weight: 8, arbitrary: fc.constant<Caller>('admin') }, { weight: 3, arbitrary: fc.constant<Caller>('alice') }, { weight: 1, arbitrary: fc.constantFrom<Caller>('carol', 'anonymous') }),
       collection: fc.oneof({ weight: 4, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
@@ -111,40 +106,32 @@ describe('hostile input: delete and deletecollection of databaseinstances', () =
       contentType: fc.option(contentType(), { freq: 3 }),
       body: deleteBody(),
     });
-    await fc.assert(
-      fc.asyncProperty(deleteCase, async c => {
-        const [namespace, name] = c.target;
-        const collection = `${GROUP_VERSION_PATH}/namespaces/${percentEncode(namespace)}/databaseinstances`;
-        const queryText = c.query.length ? `?${c.query.map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`).join('&')}` : '';
-        const probe: ProbeRequest = {
-          method: 'DELETE',
-          path: `${c.collection ? collection : `${collection}/${c.trick ?? percentEncode(name)}`}${queryText}`,
-          headers: c.contentType !== null ? { 'content-type': c.contentType } : {},
-          ...(c.body.text !== undefined ? { body: c.body.text } : {}),
-        };
-        const protectedBefore = h.system.apiserver.store.list().filter(i => i.spec.deletionProtection).map(i => i.metadata.uid);
-        const rvBefore = h.storeRv();
-        const answer = await h.send(c.caller, probe);
-        codes.set(answer.status, (codes.get(answer.status) ?? 0) + 1);
-        const refusal = expectKubeAnswer(probe, answer);
-        if (refusal && h.storeRv() !== rvBefore) throw new Error(`a refused delete wrote:\n${describeExchange(probe, answer)}`);
-        const gone = protectedBefore.filter(uid => !h.system.apiserver.store.list().some(i => i.metadata.uid === uid && !i.metadata.deletionTimestamp));
-        if (gone.length) throw new Error(`a protected instance was deleted:\n${describeExchange(probe, answer)}`);
-        if (c.caller !== 'admin' || c.trick !== null || c.collection) return;
-        const known = targets.some(t => t[0] === namespace && t[1] === name) && h.system.apiserver.store.get(namespace, name);
-        if (known && c.body.what === 'oversized') expectStatusFailure(probe, answer, [413]);
-        if (known && (c.body.what === 'malformed' || c.body.what === 'deep') && c.body.text !== '' && String(c.body.text).trim() !== '') {
-          expectStatusFailure(probe, answer, [400]);
-        }
-      }),
-      { numRuns: HOSTILE_RUNS },
-    );
-    const perCase = Number(process.hrtime.bigint() - started) / 1e6 / HOSTILE_RUNS;
-    console.log(`delete: ${HOSTILE_RUNS} cases, ${perCase.toFixed(2)} ms/case, codes ${JSON.stringify(Object.fromEntries(codes))}`);
+    const codes = await runHostileCases(h, 'delete', deleteCase, async (c, send) => {
+      const [namespace, name] = c.target;
+      const collection = `${GROUP_VERSION_PATH}/namespaces/${percentEncode(namespace)}/databaseinstances`;
+      const queryText = c.query.length ? `?${c.query.map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`).join('&')}` : '';
+      const probe: ProbeRequest = {
+        method: 'DELETE',
+        path: `${c.collection ? collection : `${collection}/${c.trick ?? percentEncode(name)}`}${queryText}`,
+        headers: c.contentType !== null ? { 'content-type': c.contentType } : {},
+        ...(c.body.text !== undefined ? { body: c.body.text } : {}),
+      };
+      const protectedBefore = h.system.apiserver.store.list().filter(i => i.spec.deletionProtection).map(i => i.metadata.uid);
+      const rvBefore = h.storeRv();
+      const answer = await send(c.caller, probe);
+      const refusal = expectKubeAnswer(probe, answer);
+      if (refusal && h.storeRv() !== rvBefore) throw new Error(`a refused delete wrote:\n${describeExchange(probe, answer)}`);
+      const gone = protectedBefore.filter(uid => !h.system.apiserver.store.list().some(i => i.metadata.uid === uid && !i.metadata.deletionTimestamp));
+      if (gone.length) throw new Error(`a protected instance was deleted:\n${describeExchange(probe, answer)}`);
+      if (c.caller !== 'admin' || c.trick !== null || c.collection) return;
+      const known = targets.some(t => t[0] === namespace && t[1] === name) && h.system.apiserver.store.get(namespace, name);
+      if (known && c.body.what === 'oversized') expectStatusFailure(probe, answer, [413]);
+      if (known && (c.body.what === 'malformed' || c.body.what === 'deep') && c.body.text !== '' && String(c.body.text).trim() !== '') {
+        expectStatusFailure(probe, answer, [400]);
+      }
+    });
     expect([...codes.keys()].some(c => c === 200)).toBe(true);
     expect(codes.get(403)).toBeGreaterThan(0);
-
-    const health = await h.send('anonymous', { method: 'GET', path: '/healthz' });
-    expect({ status: health.status, body: health.body }).toEqual({ status: 200, body: 'ok' });
+    expect(await healthz(h)).toEqual({ status: 200, body: 'ok' });
   });
 });

@@ -73,6 +73,26 @@ export function expectKubeAnswer(probe: ProbeRequest, answer: ProbeAnswer): Stat
 }
 
 /**
+ * The oracle of a create, update or patch (`what`): a Kubernetes answer (see expectKubeAnswer);
+ * a refused or dry-run write left the store as it was (`wrote` says whether it changed); a write
+ * not refused answers `success`. Returns the Status of a refusal, undefined for a success.
+ */
+export function expectWriteAnswer(
+  probe: ProbeRequest,
+  answer: ProbeAnswer,
+  write: { what: string; success: number; dryRun: boolean; wrote: boolean },
+): StatusBody | undefined {
+  const refusal = expectKubeAnswer(probe, answer);
+  if ((refusal || write.dryRun) && write.wrote) {
+    throw new Error(`a ${refusal ? 'refused' : 'dry-run'} ${write.what} wrote:\n${show(probe, answer)}`);
+  }
+  if (!refusal && answer.status !== write.success) {
+    throw new Error(`${/^[aeiou]/.test(write.what) ? 'an' : 'a'} ${write.what} answered ${answer.status}:\n${show(probe, answer)}`);
+  }
+  return refusal;
+}
+
+/**
  * The one 5xx by design that reads can meet: the `connection` of an instance whose operator has
  * not created the Secret yet (a Pending instance of the demo) is a 503 with Retry-After.
  */

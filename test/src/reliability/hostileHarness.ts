@@ -43,6 +43,8 @@ export interface HostileHarness {
   storeRv(): number;
   /** The apiserver's current list resourceVersion (for generators of resourceVersions). */
   servedRv(): bigint;
+  /** Namespace and name of every instance the apiserver serves now. */
+  instances(): Array<readonly [string, string]>;
   stop(): Promise<void>;
 }
 
@@ -78,6 +80,7 @@ export async function startHostileHarness(options: StartSystemOptions = {}): Pro
     },
     storeRv: () => system.emulator.store.currentRV(),
     servedRv: () => BigInt(system.apiserver.store.resourceVersion() || '0'),
+    instances: () => system.apiserver.store.list().map(i => [i.metadata.namespace ?? '', i.metadata.name ?? ''] as const),
     stop: async () => {
       client.close();
       await system.stop();

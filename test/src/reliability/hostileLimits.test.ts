@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { GROUP_VERSION_PATH, MAX_BODY_BYTES } from './arbitraries';
 import { parseRawResponse, type ProbeRequest } from './hostileApiClient';
 import { expectStatusFailure } from './hostileExpectations';
-import { startHostileHarness, type HostileHarness } from './hostileHarness';
+import { useHostileHarness } from './__testUtils__/useHostileHarness';
 
 const COLLECTION = `${GROUP_VERSION_PATH}/namespaces/team-a/databaseinstances`;
 const ADMIN = 'X-Remote-User: admin\r\nX-Remote-Group: system:masters\r\n';
@@ -14,15 +14,7 @@ function createBodyOf(bytes: number): string {
 }
 
 describe('limits: body size, nesting, headers, framing', () => {
-  let h: HostileHarness;
-
-  beforeAll(async () => {
-    h = await startHostileHarness();
-  });
-
-  afterAll(async () => {
-    await h?.stop();
-  });
+  const h = useHostileHarness();
 
   const send = (probe: ProbeRequest) => h.send('admin', probe);
 

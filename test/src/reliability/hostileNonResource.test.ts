@@ -1,9 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import fc from 'fast-check';
 import { acceptHeader, contentType, hostileString, listQuery, pathSegment, queryString } from './arbitraries';
 import type { ProbeRequest } from './hostileApiClient';
+import { healthz, runHostileCases } from './hostileCases';
 import { describeExchange, expectKubeAnswer } from './hostileExpectations';
-import { HOSTILE_RUNS, HOSTILE_TIMEOUT_MS, startHostileHarness, type Caller, type HostileHarness } from './hostileHarness';
+import { HOSTILE_RUNS, HOSTILE_TIMEOUT_MS, type Caller } from './hostileHarness';
+import { useHostileHarness } from './__testUtils__/useHostileHarness';
 
 jest.setTimeout(HOSTILE_TIMEOUT_MS);
 
@@ -53,46 +55,28 @@ const nonResourceCase = (servedRv: () => bigint) =>
   });
 
 describe('hostile input: discovery, OpenAPI, /version, health and /metrics', () => {
-  let h: HostileHarness;
-
-  beforeAll(async () => {
-    h = await startHostileHarness();
-  });
-
-  afterAll(async () => {
-    await h?.stop();
-  });
+  const h = useHostileHarness();
 
   it(`answers ${HOSTILE_RUNS} generated requests with a success or a 4xx Status, never a 5xx, and never writes`, async () => {
     const rvBefore = h.storeRv();
-    const started = process.hrtime.bigint();
-    const codes = new Map<number, number>();
-    await fc.assert(
-      fc.asyncProperty(nonResourceCase(h.servedRv), async c => {
-        const probe: ProbeRequest = {
-          method: c.method,
-          path: c.path === '*' || c.path.startsWith('http') ? c.path : `${c.path}${c.query}`,
-          headers: {
-            ...(c.accept !== null ? { accept: c.accept } : {}),
-            ...(c.ifNoneMatch !== null ? { 'if-none-match': c.ifNoneMatch } : {}),
-            ...(c.contentType !== null ? { 'content-type': c.contentType } : {}),
-          },
-          ...(c.body !== null && c.method !== 'GET' && c.method !== 'HEAD' ? { body: c.body } : {}),
-        };
-        const answer = await h.send(c.caller, probe);
-        codes.set(answer.status, (codes.get(answer.status) ?? 0) + 1);
-        expectKubeAnswer(probe, answer);
-        if (h.storeRv() !== rvBefore) throw new Error(`a read-only route wrote:\n${describeExchange(probe, answer)}`);
-      }),
-      { numRuns: HOSTILE_RUNS },
-    );
-    const perCase = Number(process.hrtime.bigint() - started) / 1e6 / HOSTILE_RUNS;
-    console.log(`non-resource: ${HOSTILE_RUNS} cases, ${perCase.toFixed(2)} ms/case, codes ${JSON.stringify(Object.fromEntries(codes))}`);
+    const codes = await runHostileCases(h, 'non-resource', nonResourceCase(h.servedRv), async (c, send) => {
+      const probe: ProbeRequest = {
+        method: c.method,
+        path: c.path === '*' || c.path.startsWith('http') ? c.path : `${c.path}${c.query}`,
+        headers: {
+          ...(c.accept !== null ? { accept: c.accept } : {}),
+          ...(c.ifNoneMatch !== null ? { 'if-none-match': c.ifNoneMatch } : {}),
+          ...(c.contentType !== null ? { 'content-type': c.contentType } : {}),
+        },
+        ...(c.body !== null && c.method !== 'GET' && c.method !== 'HEAD' ? { body: c.body } : {}),
+      };
+      const answer = await send(c.caller, probe);
+      expectKubeAnswer(probe, answer);
+      if (h.storeRv() !== rvBefore) throw new Error(`a read-only route wrote:\n${describeExchange(probe, answer)}`);
+    });
     // the generator must reach both sides of the oracle, or it proves nothing
     expect([...codes.keys()].some(c => c < 300)).toBe(true);
     expect([...codes.keys()].some(c => c >= 400)).toBe(true);
-
-    const health = await h.send('anonymous', { method: 'GET', path: '/healthz' });
-    expect({ status: health.status, body: health.body }).toEqual({ status: 200, body: 'ok' });
+    expect(await healthz(h)).toEqual({ status: 200, body: 'ok' });
   });
 });

@@ -1,22 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import fc from 'fast-check';
 import {
   contentType,
   deeplyNestedJson,
   jsonPatch,
   malformedJson,
+  instanceWriteFields,
+  instanceWritePath,
   mergePatch,
-  objectName,
-  pathSegment,
-  percentEncode,
-  writeQuery,
-  GROUP_VERSION_PATH,
   MAX_BODY_BYTES,
-  type WriteQuery,
 } from './arbitraries';
 import type { ProbeRequest } from './hostileApiClient';
-import { describeExchange, expectKubeAnswer, expectStatusFailure } from './hostileExpectations';
-import { HOSTILE_RUNS, HOSTILE_TIMEOUT_MS, startHostileHarness, type Caller, type HostileHarness } from './hostileHarness';
+import { healthz, runHostileCases } from './hostileCases';
+import { expectStatusFailure, expectWriteAnswer } from './hostileExpectations';
+import { HOSTILE_RUNS, HOSTILE_TIMEOUT_MS } from './hostileHarness';
+import { useHostileHarness } from './__testUtils__/useHostileHarness';
 
 jest.setTimeout(HOSTILE_TIMEOUT_MS);
 
@@ -49,30 +47,12 @@ const patchBody = (): fc.Arbitrary<PatchBody> =>
     { weight: 1, arbitrary: fc.constant({ what: 'oversized' as const, text: OVERSIZED }) },
   );
 
-/** The same query with `dryRun=All` added. */
-const withDryRun = (q: WriteQuery): WriteQuery => ({ ...q, dryRun: true, pairs: [['dryRun', 'All'], ...q.pairs], text: q.text ? `?dryRun=All&${q.text.slice(1)}` : '?dryRun=All' });
-
 describe('hostile input: patch of databaseinstances (merge, JSON patch; strategic and apply are 415)', () => {
-  let h: HostileHarness;
-  let targets: Array<readonly [string, string]>;
-
-  beforeAll(async () => {
-    h = await startHostileHarness();
-    targets = h.system.apiserver.store.list().map(i => [i.metadata.namespace ?? '', i.metadata.name ?? ''] as const);
-  });
-
-  afterAll(async () => {
-    await h?.stop();
-  });
+  const h = useHostileHarness();
 
   it(`answers ${HOSTILE_RUNS} generated patches with 200 or a 4xx Status, never a 5xx; a refused or dry-run patch writes nothing`, async () => {
-    const started = process.hrtime.bigint();
-    const codes = new Map<number, number>();
     const patchCase = fc.record({
-      caller: fc.oneof({ weight: 8, arbitrary: fc.constant<Caller>('admin') }, { weight: 3, arbitrary: fc.constant<Caller>('alice') }, { weight: 1, arbitrary: fc.constant<Caller>('carol') }),
-      target: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...targets.filter(t => t[0] === 'team-a')) }, { weight: 1, arbitrary: fc.constantFrom(...targets) }),
-      url: fc.oneof({ weight: 10, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: objectName().chain(pathSegment) }),
-      query: writeQuery().chain(q => (q.dryRun ? fc.constant(q) : fc.oneof({ weight: 1, arbitrary: fc.constant(q) }, { weight: 30, arbitrary: fc.constant(withDryRun(q)) }))),
+      ...instanceWriteFields(h.instances(), 10),
       contentType: fc.oneof(
         { weight: 8, arbitrary: fc.constantFrom(MERGE, JSON_PATCH) },
         { weight: 1, arbitrary: fc.constantFrom(...UNSERVED) },
@@ -80,42 +60,29 @@ describe('hostile input: patch of databaseinstances (merge, JSON patch; strategi
       ),
       body: patchBody(),
     });
-    await fc.assert(
-      fc.asyncProperty(patchCase, async c => {
-        const [namespace, name] = c.target;
-        const probe: ProbeRequest = {
-          method: 'PATCH',
-          path: `${GROUP_VERSION_PATH}/namespaces/${percentEncode(namespace)}/databaseinstances/${c.url ?? percentEncode(name)}${c.query.text}`,
-          headers: { 'content-type': c.contentType },
-          body: c.body.text,
-        };
-        const rvBefore = h.storeRv();
-        const answer = await h.send(c.caller, probe);
-        codes.set(answer.status, (codes.get(answer.status) ?? 0) + 1);
-        const refusal = expectKubeAnswer(probe, answer);
-        if ((refusal || c.query.dryRun) && h.storeRv() !== rvBefore) {
-          throw new Error(`a ${refusal ? 'refused' : 'dry-run'} patch wrote:\n${describeExchange(probe, answer)}`);
-        }
-        if (!refusal && answer.status !== 200) throw new Error(`a patch answered ${answer.status}:\n${describeExchange(probe, answer)}`);
+    const codes = await runHostileCases(h, 'patch', patchCase, async (c, send) => {
+      const probe: ProbeRequest = {
+        method: 'PATCH',
+        path: instanceWritePath(c),
+        headers: { 'content-type': c.contentType },
+        body: c.body.text,
+      };
+      const rvBefore = h.storeRv();
+      const answer = await send(c.caller, probe);
+      expectWriteAnswer(probe, answer, { what: 'patch', success: 200, dryRun: c.query.dryRun, wrote: h.storeRv() !== rvBefore });
 
-        if (c.caller !== 'admin' || c.url !== null) return;
-        // the body limit is enforced before anything else looks at the request
-        if (c.body.what === 'oversized') expectStatusFailure(probe, answer, [413]);
-        if (!c.query.clean || c.body.what === 'oversized') return;
-        if (UNSERVED.includes(c.contentType)) expectStatusFailure(probe, answer, [415]);
-        const served = c.contentType === MERGE || c.contentType === JSON_PATCH;
-        if (served && ['malformed', 'deep'].includes(c.body.what)) expectStatusFailure(probe, answer, [400]);
-        if (c.contentType === JSON_PATCH && c.body.what === 'copyBomb') expectStatusFailure(probe, answer, [422]);
-        if (c.contentType === JSON_PATCH && c.body.what === 'tooManyOps') expectStatusFailure(probe, answer, [413]);
-      }),
-      { numRuns: HOSTILE_RUNS },
-    );
-    const perCase = Number(process.hrtime.bigint() - started) / 1e6 / HOSTILE_RUNS;
-    console.log(`patch: ${HOSTILE_RUNS} cases, ${perCase.toFixed(2)} ms/case, codes ${JSON.stringify(Object.fromEntries(codes))}`);
+      if (c.caller !== 'admin' || c.url !== null) return;
+      // the body limit is enforced before anything else looks at the request
+      if (c.body.what === 'oversized') expectStatusFailure(probe, answer, [413]);
+      if (!c.query.clean || c.body.what === 'oversized') return;
+      if (UNSERVED.includes(c.contentType)) expectStatusFailure(probe, answer, [415]);
+      const served = c.contentType === MERGE || c.contentType === JSON_PATCH;
+      if (served && ['malformed', 'deep'].includes(c.body.what)) expectStatusFailure(probe, answer, [400]);
+      if (c.contentType === JSON_PATCH && c.body.what === 'copyBomb') expectStatusFailure(probe, answer, [422]);
+      if (c.contentType === JSON_PATCH && c.body.what === 'tooManyOps') expectStatusFailure(probe, answer, [413]);
+    });
     expect(codes.get(200)).toBeGreaterThan(0);
     expect([...codes.keys()].filter(c => c >= 400).length).toBeGreaterThan(4);
-
-    const health = await h.send('anonymous', { method: 'GET', path: '/healthz' });
-    expect({ status: health.status, body: health.body }).toEqual({ status: 200, body: 'ok' });
+    expect(await healthz(h)).toEqual({ status: 200, body: 'ok' });
   });
 });

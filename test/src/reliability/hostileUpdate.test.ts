@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import fc from 'fast-check';
 import YAML from 'yaml';
 import {
@@ -6,21 +6,20 @@ import {
   contentType,
   deeplyNestedJson,
   hostileYaml,
+  instanceWriteFields,
+  instanceWritePath,
   malformedJson,
   mutation,
   objectName,
-  pathSegment,
-  percentEncode,
   unknownFieldName,
   anyJsonValue,
-  writeQuery,
-  GROUP_VERSION_PATH,
   type Mutation,
-  type WriteQuery,
 } from './arbitraries';
 import type { ProbeRequest } from './hostileApiClient';
-import { describeExchange, expectKubeAnswer, expectStatusFailure } from './hostileExpectations';
-import { HOSTILE_RUNS, HOSTILE_TIMEOUT_MS, startHostileHarness, type Caller, type HostileHarness } from './hostileHarness';
+import { healthz, runHostileCases } from './hostileCases';
+import { describeExchange, expectStatusFailure, expectWriteAnswer } from './hostileExpectations';
+import { HOSTILE_RUNS, HOSTILE_TIMEOUT_MS } from './hostileHarness';
+import { useHostileHarness } from './__testUtils__/useHostileHarness';
 
 jest.setTimeout(HOSTILE_TIMEOUT_MS);
 
@@ -89,84 +88,52 @@ function bake(r: Recipe, current: any): { doc?: unknown; text?: string; unknown:
   }
 }
 
-/** The same query with `dryRun=All` added. */
-const withDryRun = (q: WriteQuery): WriteQuery => ({ ...q, dryRun: true, pairs: [['dryRun', 'All'], ...q.pairs], text: q.text ? `?dryRun=All&${q.text.slice(1)}` : '?dryRun=All' });
-
 describe('hostile input: update (PUT) of databaseinstances', () => {
-  let h: HostileHarness;
-  let targets: Array<readonly [string, string]>;
-
-  beforeAll(async () => {
-    h = await startHostileHarness();
-    targets = h.system.apiserver.store.list().map(i => [i.metadata.namespace ?? '', i.metadata.name ?? ''] as const);
-  });
-
-  afterAll(async () => {
-    await h?.stop();
-  });
+  const h = useHostileHarness();
 
   it(`answers ${HOSTILE_RUNS} generated updates with 200 or a 4xx Status, never a 5xx; a refused or dry-run update writes nothing`, async () => {
-    const started = process.hrtime.bigint();
-    const codes = new Map<number, number>();
     const updateCase = fc.record({
-      // alice edits team-a, carol may only read: both go through SubjectAccessReviews
-      caller: fc.oneof({ weight: 8, arbitrary: fc.constant<Caller>('admin') }, { weight: 3, arbitrary: fc.constant<Caller>('alice') }, { weight: 1, arbitrary: fc.constant<Caller>('carol') }),
-      target: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...targets.filter(t => t[0] === 'team-a')) }, { weight: 1, arbitrary: fc.constantFrom(...targets) }),
-      // the URL names the target, or something else: another valid name, a hostile one, a path trick
-      url: fc.oneof({ weight: 8, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: objectName().chain(pathSegment) }),
-      query: writeQuery().chain(q => (q.dryRun ? fc.constant(q) : fc.oneof({ weight: 1, arbitrary: fc.constant(q) }, { weight: 30, arbitrary: fc.constant(withDryRun(q)) }))),
+      ...instanceWriteFields(h.instances(), 8),
       contentType: fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...JSON_TYPES, 'application/yaml') }, { weight: 1, arbitrary: contentType() }),
       recipe: recipe(),
     });
-    await fc.assert(
-      fc.asyncProperty(updateCase, async c => {
-        const [namespace, name] = c.target;
-        const current = h.system.apiserver.store.get(namespace, name);
-        if (!current) throw new Error(`target ${namespace}/${name} is gone`);
-        const baked = bake(c.recipe, JSON.parse(JSON.stringify(current)));
-        const yaml = c.contentType === 'application/yaml';
-        const body = baked.text ?? (yaml ? YAML.stringify(baked.doc) : JSON.stringify(baked.doc) ?? '');
-        const probe: ProbeRequest = {
-          method: 'PUT',
-          path: `${GROUP_VERSION_PATH}/namespaces/${percentEncode(namespace)}/databaseinstances/${c.url ?? percentEncode(name)}${c.query.text}`,
-          headers: { 'content-type': c.contentType },
-          body,
-        };
-        const rvBefore = h.storeRv();
-        const answer = await h.send(c.caller, probe);
-        codes.set(answer.status, (codes.get(answer.status) ?? 0) + 1);
-        const refusal = expectKubeAnswer(probe, answer);
-        if ((refusal || c.query.dryRun) && h.storeRv() !== rvBefore) {
-          throw new Error(`a ${refusal ? 'refused' : 'dry-run'} update wrote:\n${describeExchange(probe, answer)}`);
-        }
-        if (!refusal && answer.status !== 200) throw new Error(`an update answered ${answer.status}:\n${describeExchange(probe, answer)}`);
+    const codes = await runHostileCases(h, 'update', updateCase, async (c, send) => {
+      const [namespace, name] = c.target;
+      const current = h.system.apiserver.store.get(namespace, name);
+      if (!current) throw new Error(`target ${namespace}/${name} is gone`);
+      const baked = bake(c.recipe, JSON.parse(JSON.stringify(current)));
+      const yaml = c.contentType === 'application/yaml';
+      const body = baked.text ?? (yaml ? YAML.stringify(baked.doc) : JSON.stringify(baked.doc) ?? '');
+      const probe: ProbeRequest = {
+        method: 'PUT',
+        path: instanceWritePath(c),
+        headers: { 'content-type': c.contentType },
+        body,
+      };
+      const rvBefore = h.storeRv();
+      const answer = await send(c.caller, probe);
+      expectWriteAnswer(probe, answer, { what: 'update', success: 200, dryRun: c.query.dryRun, wrote: h.storeRv() !== rvBefore });
 
-        const plain = c.caller === 'admin' && c.url === null && c.query.clean && (JSON_TYPES.includes(c.contentType) || yaml);
-        if (!plain) return;
-        const r = c.recipe;
-        // an empty name is taken as the URL's (kube-apiserver refuses it; harmless either way)
-        if (r.kind === 'otherName' && r.name !== name && r.name !== '') expectStatusFailure(probe, answer, [400]);
-        if (r.kind === 'otherNamespace' && r.namespace !== namespace && r.namespace !== '') expectStatusFailure(probe, answer, [400]);
-        if (r.kind === 'staleResourceVersion') expectStatusFailure(probe, answer, [409]);
-        if (r.kind === 'text' && r.what === 'malformed' && !yaml) expectStatusFailure(probe, answer, [400]);
-        if (r.kind === 'unchanged' && answer.status !== 200) throw new Error(`a no-op update was refused:\n${describeExchange(probe, answer)}`);
-        if (r.kind === 'unknownFields' && c.query.fieldValidation === 'Strict') {
-          const status = expectStatusFailure(probe, answer, [400]);
-          for (const f of baked.unknown) {
-            if (!status.message.includes(`unknown field ${JSON.stringify(f)}`)) {
-              throw new Error(`Strict refusal does not name ${JSON.stringify(f)}:\n${describeExchange(probe, answer)}`);
-            }
+      const plain = c.caller === 'admin' && c.url === null && c.query.clean && (JSON_TYPES.includes(c.contentType) || yaml);
+      if (!plain) return;
+      const r = c.recipe;
+      // an empty name is taken as the URL's (kube-apiserver refuses it; harmless either way)
+      if (r.kind === 'otherName' && r.name !== name && r.name !== '') expectStatusFailure(probe, answer, [400]);
+      if (r.kind === 'otherNamespace' && r.namespace !== namespace && r.namespace !== '') expectStatusFailure(probe, answer, [400]);
+      if (r.kind === 'staleResourceVersion') expectStatusFailure(probe, answer, [409]);
+      if (r.kind === 'text' && r.what === 'malformed' && !yaml) expectStatusFailure(probe, answer, [400]);
+      if (r.kind === 'unchanged' && answer.status !== 200) throw new Error(`a no-op update was refused:\n${describeExchange(probe, answer)}`);
+      if (r.kind === 'unknownFields' && c.query.fieldValidation === 'Strict') {
+        const status = expectStatusFailure(probe, answer, [400]);
+        for (const f of baked.unknown) {
+          if (!status.message.includes(`unknown field ${JSON.stringify(f)}`)) {
+            throw new Error(`Strict refusal does not name ${JSON.stringify(f)}:\n${describeExchange(probe, answer)}`);
           }
         }
-      }),
-      { numRuns: HOSTILE_RUNS },
-    );
-    const perCase = Number(process.hrtime.bigint() - started) / 1e6 / HOSTILE_RUNS;
-    console.log(`update: ${HOSTILE_RUNS} cases, ${perCase.toFixed(2)} ms/case, codes ${JSON.stringify(Object.fromEntries(codes))}`);
+      }
+    });
     expect(codes.get(200)).toBeGreaterThan(0);
     expect([...codes.keys()].filter(c => c >= 400).length).toBeGreaterThan(4);
-
-    const health = await h.send('anonymous', { method: 'GET', path: '/healthz' });
-    expect({ status: health.status, body: health.body }).toEqual({ status: 200, body: 'ok' });
+    expect(await healthz(h)).toEqual({ status: 200, body: 'ok' });
   });
 });

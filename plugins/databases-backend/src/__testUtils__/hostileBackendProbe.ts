@@ -6,6 +6,9 @@ import type { HostileBackend } from './startHostileBackend';
 /** Cases per route family in CI; set DBAAS_HOSTILE_BACKEND_RUNS=10000 for a long hunt. */
 export const BACKEND_RUNS = Number(process.env.DBAAS_HOSTILE_BACKEND_RUNS ?? 600);
 
+/** Test timeout for suites of families of BACKEND_RUNS cases: a family of a longer hunt may take minutes (a case takes 1–13 ms). */
+export const BACKEND_TIMEOUT_MS = Math.max(120_000, BACKEND_RUNS * 3 * 40);
+
 const FRAGMENTS = ['', ' ', '"', "'", '\\', '/', '..', '%2F', '%252F', '%00', '%zz', '?', '#', '&', '=', ':', ',', '{', '}', '[', ']', '\u0000', '\u00e9', '\ud83d\ude00', '\ud800', '__proto__', 'constructor', 'null', '-1', '1e309', 'NaN'];
 
 /** Any string: ASCII, binary UTF-16 (lone surrogates included), separators and escapes of every grammar. */
@@ -49,6 +52,22 @@ export const forged = () =>
     ),
     3,
   );
+
+/** A cluster name: mostly the configured one, now and then anything at all. */
+export const clusterName = () => fc.oneof({ weight: 6, arbitrary: fc.constant('local') }, { weight: 1, arbitrary: hostile(12) });
+
+/** The path of one instance (mostly one of `known`, as namespace and name), with who asks and the identity headers they forge. */
+export const instancePath = (known: Array<[string, string]>) =>
+  fc
+    .record({
+      caller: who(),
+      cluster: clusterName(),
+      object: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: fc.tuple(hostile(20), hostile(20)) }),
+      forged: forged(),
+    })
+    .chain(c =>
+      fc.tuple(segment(c.cluster), segment(c.object[0]), segment(c.object[1])).map(([cl, ns, n]) => ({ ...c, path: `/api/databases/clusters/${cl}/namespaces/${ns}/instances/${n}` })),
+    );
 
 /** One request to the backend. */
 export interface BackendRequest {
@@ -165,6 +184,8 @@ export function backendClient(b: HostileBackend) {
 
   return { send, family, close: () => agent.destroy() };
 }
+
+export type BackendClient = ReturnType<typeof backendClient>;
 
 /** Whether a JSON body text asks for a dry run (unparseable bodies are refused, so they count as one). */
 export const asksDryRun = (text: string) => {

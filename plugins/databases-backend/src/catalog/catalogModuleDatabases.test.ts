@@ -6,6 +6,7 @@ import { startSystem, type System } from '@internal/e2e';
 import catalogPlugin from '@backstage/plugin-catalog-backend';
 import { databasesPlugin } from '../plugin';
 import { catalogModuleDatabases } from './catalogModuleDatabases';
+import { emulatorCluster } from '../__testUtils__/emulatorCluster';
 
 jest.setTimeout(90_000);
 
@@ -47,17 +48,7 @@ describe('catalog module: DatabaseInstances as catalog Resources (real catalog b
               locations: [{ type: 'file', target: EXAMPLE_CATALOG }],
               processingInterval: { seconds: 1 },
             },
-            databases: {
-              clusters: [
-                {
-                  name: 'local',
-                  url: system.emulator.url,
-                  caData: system.emulator.certs.clusterCa.certPem,
-                  authProvider: 'serviceAccount',
-                  serviceAccountToken: 'backstage-backend-token',
-                },
-              ],
-            },
+            databases: { clusters: [emulatorCluster(system)] },
           },
         }),
       ],

@@ -1,9 +1,10 @@
 import os from 'node:os';
 import path from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
-import knexFactory, { type Knex } from 'knex';
+import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { HistoryStore } from './HistoryStore';
+import { sqliteKnex } from '../__testUtils__/sqliteKnex';
 
 const MIGRATIONS = path.resolve(__dirname, '../../migrations');
 const KEY = { cluster: 'local', namespace: 'team-a', name: 'orders-db' };
@@ -16,8 +17,7 @@ describe('HistoryStore shared by backend replicas', () => {
   beforeAll(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'databases-history-'));
     const file = path.join(dir, 'history.sqlite');
-    const open = () => knexFactory({ client: 'better-sqlite3', connection: { filename: file }, useNullAsDefault: true });
-    replicas = [open(), open()];
+    replicas = [sqliteKnex(file), sqliteKnex(file)];
     await replicas[0].migrate.latest({ directory: MIGRATIONS });
   });
   afterAll(async () => {

@@ -10,3 +10,4 @@ export * from './patches';
 export * from './resourcePaths';
 export * from './writeQueries';
 export * from './writeBodies';
+export * from './instanceWrites';

@@ -57,3 +57,13 @@ export const writeQuery = (): fc.Arbitrary<WriteQuery> =>
         }),
     },
   );
+
+/** The same query with `dryRun=All` added. */
+export const withDryRun = (q: WriteQuery): WriteQuery => ({ ...q, dryRun: true, pairs: [['dryRun', 'All'], ...q.pairs], text: q.text ? `?dryRun=All&${q.text.slice(1)}` : '?dryRun=All' });
+
+/**
+ * A write query that is mostly a dry run: a real write grows the store and waits for the watch
+ * cache (~30 ms), so one in 31 of the queries without `dryRun` is kept as it is.
+ */
+export const mostlyDryRunWriteQuery = (): fc.Arbitrary<WriteQuery> =>
+  writeQuery().chain(q => (q.dryRun ? fc.constant(q) : fc.oneof({ weight: 1, arbitrary: fc.constant(q) }, { weight: 30, arbitrary: fc.constant(withDryRun(q)) })));
