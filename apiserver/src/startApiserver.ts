@@ -152,6 +152,7 @@ export async function startApiserver(
     authorizer,
     logger,
     bookmarkIntervalMs: deps.bookmarkIntervalMs,
+    maxInFlight: { readOnly: options.maxRequestsInflight, mutating: options.maxMutatingRequestsInflight },
     // operator objects and Secrets are written with the apiserver's own credentials
     writes: {
       writer: new KubeApiWriter(kc, { timeoutMs: deps.writeTimeoutMs }),
@@ -200,6 +201,11 @@ export async function startApiserver(
     tls: { cert: tlsCert, key: tlsKey, clientCa: clientCaBundle(headerConfig.current()) },
     port: options.securePort,
     host: options.bindAddress,
+    timeouts: {
+      headersMs: options.readHeaderTimeoutSeconds * 1000,
+      requestMs: options.readTimeoutSeconds * 1000,
+      handshakeMs: options.tlsHandshakeTimeoutSeconds * 1000,
+    },
   });
   // CA rotation: offer the new trust anchors without a restart (contract §12 #4).
   source?.onChange(config => {

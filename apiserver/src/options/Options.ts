@@ -41,6 +41,16 @@ export interface Options {
   policyConfigMap?: string;
   /** --engine-config: YAML file narrowing each engine's versions and setting its sizes; unset = the adapters' lists. */
   engineConfig?: string;
+  /** --max-requests-inflight: gets and lists served at once, more get 429 (kube's default 400; 0 = no limit). */
+  maxRequestsInflight: number;
+  /** --max-mutating-requests-inflight: writes served at once, more get 429 (kube's default 200; 0 = no limit). */
+  maxMutatingRequestsInflight: number;
+  /** --read-header-timeout-seconds: a request's line and headers must arrive within (default 32, as kube-apiserver; 0 = unbounded). */
+  readHeaderTimeoutSeconds: number;
+  /** --read-timeout-seconds: a whole request, body included, must arrive within (default 60; 0 = unbounded). Responses (watches) are not bounded by it. */
+  readTimeoutSeconds: number;
+  /** --tls-handshake-timeout-seconds: the TLS handshake must end within (default 32, kube-apiserver's effective bound; 0 = unbounded). */
+  tlsHandshakeTimeoutSeconds: number;
 }
 
 /** The defaults, as `main` starts without any flag. */
@@ -56,5 +66,10 @@ export function defaultOptions(): Options {
     authorizationCacheTtlSeconds: 10,
     watchHistorySize: 10_000,
     watchHistorySeconds: 600,
+    maxRequestsInflight: 400,
+    maxMutatingRequestsInflight: 200,
+    readHeaderTimeoutSeconds: 32,
+    readTimeoutSeconds: 60,
+    tlsHandshakeTimeoutSeconds: 32,
   };
 }

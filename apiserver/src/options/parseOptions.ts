@@ -71,6 +71,26 @@ const FLAGS: Record<string, { kind: Kind; set: (o: Options, v: any) => void }> =
       kind: 'int',
       set: (o, v) => (o.watchHistorySeconds = v),
     },
+    'max-requests-inflight': {
+      kind: 'int',
+      set: (o, v) => (o.maxRequestsInflight = v),
+    },
+    'max-mutating-requests-inflight': {
+      kind: 'int',
+      set: (o, v) => (o.maxMutatingRequestsInflight = v),
+    },
+    'read-header-timeout-seconds': {
+      kind: 'int',
+      set: (o, v) => (o.readHeaderTimeoutSeconds = v),
+    },
+    'read-timeout-seconds': {
+      kind: 'int',
+      set: (o, v) => (o.readTimeoutSeconds = v),
+    },
+    'tls-handshake-timeout-seconds': {
+      kind: 'int',
+      set: (o, v) => (o.tlsHandshakeTimeoutSeconds = v),
+    },
   };
 
 /** Environment variable read when a flag is absent: `DBAAS_APISERVER_SECURE_PORT` for --secure-port. */

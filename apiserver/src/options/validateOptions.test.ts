@@ -87,6 +87,12 @@ describe('validateOptions', () => {
     [{ tlsCertFile: undefined }, '--tls-cert-file'],
     [{ bindAddress: '' }, '--bind-address'],
     [{ authenticationSkipLookup: true }, '--authentication-skip-lookup'],
+    [{ maxRequestsInflight: -1 }, '--max-requests-inflight'],
+    [{ maxMutatingRequestsInflight: 1.5 }, '--max-mutating-requests-inflight'],
+    [{ readHeaderTimeoutSeconds: -1 }, '--read-header-timeout-seconds'],
+    [{ readHeaderTimeoutSeconds: 61 }, '--read-header-timeout-seconds'],
+    [{ readTimeoutSeconds: 3601 }, '--read-timeout-seconds'],
+    [{ tlsHandshakeTimeoutSeconds: -5 }, '--tls-handshake-timeout-seconds'],
   ])('%j is refused naming %s', (change, flag) => {
     const problems = validateOptions({
       ...withTls(),
@@ -104,6 +110,40 @@ describe('validateOptions', () => {
         watchHistorySeconds: 1,
       }),
     ).toHaveLength(2);
+  });
+});
+
+describe('limits of requests in flight and of slow clients', () => {
+  it('default to kube-apiserver\'s: 400 reads, 200 writes, headers in 32 s, the request in 60 s, the handshake in 32 s', () => {
+    expect(parseOptions([]).options).toMatchObject({
+      maxRequestsInflight: 400,
+      maxMutatingRequestsInflight: 200,
+      readHeaderTimeoutSeconds: 32,
+      readTimeoutSeconds: 60,
+      tlsHandshakeTimeoutSeconds: 32,
+    });
+  });
+
+  it('are read from flags and the environment; 0 (no limit, unbounded) is valid', () => {
+    const { options, errors } = parseOptions(
+      ['--max-requests-inflight=0', '--max-mutating-requests-inflight', '5', '--read-header-timeout-seconds=0', '--read-timeout-seconds=0'],
+      { [envName('tls-handshake-timeout-seconds')]: '3' },
+    );
+    expect(errors).toEqual([]);
+    expect(options).toMatchObject({
+      maxRequestsInflight: 0,
+      maxMutatingRequestsInflight: 5,
+      readHeaderTimeoutSeconds: 0,
+      readTimeoutSeconds: 0,
+      tlsHandshakeTimeoutSeconds: 3,
+    });
+    expect(validateOptions({ ...options, tlsCertFile: '/c.pem', tlsKeyFile: '/k.pem' })).toEqual([]);
+  });
+
+  it('take a header bound longer than the request bound only when the request is unbounded', () => {
+    const base = { ...defaultOptions(), tlsCertFile: '/c.pem', tlsKeyFile: '/k.pem' };
+    expect(validateOptions({ ...base, readHeaderTimeoutSeconds: 90, readTimeoutSeconds: 0 })).toEqual([]);
+    expect(validateOptions({ ...base, readHeaderTimeoutSeconds: 30, readTimeoutSeconds: 30 })).toEqual([]);
   });
 });
 

@@ -45,6 +45,17 @@ export function validateOptions(
   intIn('watch-history-size', o.watchHistorySize, 100, 10_000_000);
   // etcd compacts after 5 minutes; clients expect watches from that far back to resume.
   intIn('watch-history-seconds', o.watchHistorySeconds, 300, 86_400);
+  intIn('max-requests-inflight', o.maxRequestsInflight, 0, 1_000_000);
+  intIn('max-mutating-requests-inflight', o.maxMutatingRequestsInflight, 0, 1_000_000);
+  intIn('read-header-timeout-seconds', o.readHeaderTimeoutSeconds, 0, 3600);
+  intIn('read-timeout-seconds', o.readTimeoutSeconds, 0, 3600);
+  intIn('tls-handshake-timeout-seconds', o.tlsHandshakeTimeoutSeconds, 0, 3600);
+  // the headers are part of the request: a longer header bound would never apply (Node refuses it)
+  if (o.readTimeoutSeconds > 0 && o.readHeaderTimeoutSeconds > o.readTimeoutSeconds) {
+    problems.push(
+      `--read-header-timeout-seconds: must not exceed --read-timeout-seconds (${o.readTimeoutSeconds}), got ${o.readHeaderTimeoutSeconds}`,
+    );
+  }
   if (!o.bindAddress) {
     problems.push('--bind-address: must not be empty');
   }

@@ -1,10 +1,63 @@
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { TLSSocket } from 'node:tls';
 import { answerClientError } from './clientError';
 import type { DatabasesApp } from './createApp';
 
 /** Largest request head accepted, as Go's `http.DefaultMaxHeaderBytes`. */
 export const MAX_HEADER_BYTES = 1024 * 1024;
+
+/** How long a client may take to send, in milliseconds; 0 = unbounded. */
+export interface ServerTimeouts {
+  /**
+   * Request line and headers, counted from the request's first byte (for a connection's first
+   * request, from the end of the TLS handshake, so a client that connects and sends nothing is
+   * cut too). Answered with a `408` Status, then the connection is closed.
+   */
+  headersMs: number;
+  /**
+   * The whole request, body included, from the same start. Only receiving counts: a response may
+   * take as long as it needs, so watches are never cut by it. A request cut while its body is
+   * still arriving has its connection closed without an answer (its handler already owns it).
+   */
+  requestMs: number;
+  /** TLS handshake, from the TCP connection; the connection is then closed. */
+  handshakeMs: number;
+}
+
+/**
+ * kube-apiserver's `http.Server` (k8s.io/apiserver/pkg/server/secure_serving.go) sets
+ * `ReadHeaderTimeout: 32 * time.Second` ("just shy of requestTimeoutUpperBound"), and Go bounds the
+ * TLS handshake by that same value (`tlsHandshakeTimeout()`: the least of ReadHeaderTimeout,
+ * ReadTimeout, WriteTimeout), so both are 32 s here. Client-go gives up on a handshake after 10 s
+ * (Go's `http.DefaultTransport`) but Node clients do not, and on a starved CPU a reconnect storm
+ * comes near that: 1,000 watches took 10 s to open on a 2-core machine
+ * (test/src/reliability/faults-sigterm.test.ts). kube sets no ReadTimeout: its 60 s
+ * `--request-timeout` filter ends every non-long-running request instead, so 60 s is the bound
+ * for receiving a whole request here (a 3 MiB body then needs about 52 kB/s).
+ */
+export const DEFAULT_SERVER_TIMEOUTS: ServerTimeouts = { headersMs: 32_000, requestMs: 60_000, handshakeMs: 32_000 };
+
+/**
+ * Node checks the header and request deadlines on a timer (30 s by default), so a bound is only
+ * as exact as that period; a quarter of the smallest bound, within 50 ms..1 s, keeps the overshoot
+ * small at the cost of one pass over the open connections per period.
+ */
+function connectionsCheckingIntervalMs(t: Pick<ServerTimeouts, 'headersMs' | 'requestMs'>): number {
+  const bounds = [t.headersMs, t.requestMs].filter(ms => ms > 0);
+  if (!bounds.length) return 30_000;
+  return Math.min(1000, Math.max(50, Math.floor(Math.min(...bounds) / 4)));
+}
+
+/** A handshake that failed or timed out leaves nothing an HTTP answer could be written to. */
+function onClientError(err: Error & { code?: string }, socket: Duplex): void {
+  if ((socket as TLSSocket).encrypted && !(socket as TLSSocket & { _secureEstablished?: boolean })._secureEstablished) {
+    socket.destroy();
+    return;
+  }
+  answerClientError(err, socket);
+}
 
 /** Options of {@link startServer}. */
 export interface StartServerOptions {
@@ -17,6 +70,8 @@ export interface StartServerOptions {
   };
   port: number;
   host?: string;
+  /** Bounds for slow clients; each one not given is its {@link DEFAULT_SERVER_TIMEOUTS} value. */
+  timeouts?: Partial<ServerTimeouts>;
 }
 
 /** A listening server. */
@@ -30,12 +85,20 @@ export interface RunningServer {
 /**
  * Serves the app over HTTPS only. Client certificates are requested but not enforced by TLS: the
  * authenticator verifies the peer chain itself, so token and anonymous clients still get in.
- * Keep-alive outlives the aggregator's 90 s idle connections (contract §12 #11); watches end by
- * their own timers, so socket timeouts are off.
+ * Keep-alive outlives the aggregator's 90 s idle connections (contract §12 #11); an idle
+ * keep-alive connection is not subject to the header bound, only to keep-alive. Slow clients
+ * (slowloris: a handshake, headers or a body sent byte by byte) are cut by `timeouts`; responses
+ * are never timed here (watches end by their own timers), so the socket inactivity timeout is off.
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const timeouts = { ...DEFAULT_SERVER_TIMEOUTS, ...options.timeouts };
   const server = https.createServer(
     {
+      // Node applies a handshake timeout of 0 as its default of 120 s; 0 means unbounded here
+      handshakeTimeout: timeouts.handshakeMs > 0 ? timeouts.handshakeMs : 2 ** 31 - 1,
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      connectionsCheckingInterval: connectionsCheckingIntervalMs(timeouts),
       key: options.tls.key,
       cert: options.tls.cert,
       ...(options.tls.clientCa ? { ca: options.tls.clientCa } : {}),
@@ -48,10 +111,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     },
     options.app,
   );
-  server.on('clientError', answerClientError);
+  server.on('clientError', onClientError);
   server.keepAliveTimeout = 120_000;
-  server.headersTimeout = 125_000;
-  server.requestTimeout = 0;
   server.timeout = 0;
 
   await new Promise<void>((resolve, reject) => {
