@@ -3,11 +3,17 @@ import type { GzipBlocks } from './compression/GzipBlocks';
 /** The encoded items of one list (objects and the commas between them), with their gzip. */
 export class ListBody {
   private gz?: Promise<Buffer[]>;
+  /** Total length of the pieces. */
+  readonly bytes: number;
 
   constructor(
     readonly pieces: readonly Buffer[],
     private readonly blocks: GzipBlocks,
-  ) {}
+  ) {
+    let n = 0;
+    for (const p of pieces) n += p.length;
+    this.bytes = n;
+  }
 
   /** Gzip members of the pieces, computed once per body. */
   gzipped(): Promise<Buffer[]> {

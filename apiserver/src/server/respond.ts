@@ -61,17 +61,19 @@ export async function sendPieces(
   gzip = false,
   body?: ListBody,
 ): Promise<void> {
-  const pieces = body ? [given[0], ...body.pieces, given[given.length - 1]] : given;
+  // the cached middle part is not copied into one array with the ends: at 10,000 instances that
+  // was 20,000–60,000 elements per request
+  const parts: ReadonlyArray<readonly Buffer[]> = body ? [[given[0]], body.pieces, [given[given.length - 1]]] : [given];
   if (format.encoding === 'yaml') {
-    sendEncoded(res, code, Buffer.concat(pieces), format);
+    sendEncoded(res, code, Buffer.concat(parts.flat()), format);
     return;
   }
-  let length = 0;
-  for (const piece of pieces) length += piece.length;
+  let length = body ? given[0].length + body.bytes + given[given.length - 1].length : 0;
+  if (!body) for (const piece of given) length += piece.length;
   if (gzip && length > GZIP_THRESHOLD_BYTES) {
     const members = body
       ? [gzipSync(given[0]), ...(await body.gzipped()), gzipSync(given[given.length - 1])]
-      : await sharedGzipBlocks.compress(pieces);
+      : await sharedGzipBlocks.compress(given);
     if (res.destroyed) return;
     let compressed = 0;
     for (const m of members) compressed += m.length;
@@ -112,15 +114,17 @@ export async function sendPieces(
       });
     }
   };
-  for (const piece of pieces) {
-    let offset = 0;
-    while (offset < piece.length) {
-      const n = piece.copy(chunk, used, offset);
-      used += n;
-      offset += n;
-      if (used === chunk.length) {
-        await flush();
-        if (res.destroyed) return;
+  for (const part of parts) {
+    for (const piece of part) {
+      let offset = 0;
+      while (offset < piece.length) {
+        const n = piece.copy(chunk, used, offset);
+        used += n;
+        offset += n;
+        if (used === chunk.length) {
+          await flush();
+          if (res.destroyed) return;
+        }
       }
     }
   }
