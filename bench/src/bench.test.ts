@@ -2,9 +2,6 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-// @jest/globals is hoisted from the other workspaces; declaring it here needs a lockfile update
-// (a yarn install), which this change could not make. TODO: add it to devDependencies.
-// eslint-disable-next-line @backstage/no-undeclared-imports
 import { describe, expect, it } from '@jest/globals';
 import type { BenchResults } from './report/writeResults';
 

@@ -1,6 +1,3 @@
-// @jest/globals is hoisted from the other workspaces; declaring it here needs a lockfile update
-// (a yarn install), which this change could not make. TODO: add it to devDependencies.
-// eslint-disable-next-line @backstage/no-undeclared-imports
 import { describe, expect, it } from '@jest/globals';
 import { lineReader } from './lineReader';
 

@@ -1,5 +1,3 @@
-// @jest/globals is hoisted from the other workspaces (see bench.test.ts).
-// eslint-disable-next-line @backstage/no-undeclared-imports
 import { describe, expect, it } from '@jest/globals';
 import { summarizeProfile, type CpuProfile } from './summarizeProfile';
 
