@@ -151,11 +151,18 @@ export async function serveWatch(ctx: HandlerContext, settings: WatchSettings, p
     // what is buffered would never be read: free it now rather than when TCP gives up
     res.destroy();
   };
+  // bound once per type: labelling on every write hashed the labels 1,000 times per fanned-out change
+  const eventCounters = new Map<string, { inc(): void }>();
   /** Writes one event; `object` is its JSON text, or its memoised bytes (shared line). */
   const write = (type: string, object: string | Buffer) => {
     if (ended) return;
     res.write(typeof object === 'string' ? `{"type":"${type}","object":${object}}\n` : eventLine(type, object));
-    metrics.watchEvents.inc({ type });
+    let counter = eventCounters.get(type);
+    if (!counter) {
+      counter = metrics.watchEvents.labels({ type });
+      eventCounters.set(type, counter);
+    }
+    counter.inc();
     if (res.writableLength > MAX_BUFFERED_BYTES) {
       dropSlowClient();
     } else if (res.writableLength > SLOW_BUFFERED_BYTES && !slowSince) {
