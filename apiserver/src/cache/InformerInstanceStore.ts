@@ -48,7 +48,8 @@ export interface InformerInstanceStoreOptions {
    * Changes arriving within this window are applied together, in resourceVersion order
    * (informers of different types deliver independently, so their events interleave).
    * Default 5 ms: watch streams of one kube-apiserver deliver a change within a millisecond or
-   * two of each other, and every millisecond here is added to each watcher's latency.
+   * two of each other, every millisecond here is added to each watcher's latency, and a change
+   * arriving later than the window loses nothing (it goes out with the next newer RV).
    */
   batchWindowMs?: number;
   restartBackoff?: InformerBackoff;
@@ -234,6 +235,7 @@ export class InformerInstanceStore implements InstanceStore {
     this.started = false;
     clearTimeout(this.flushTimer);
     clearTimeout(this.lateTimer);
+    this.lateTimer = undefined;
     this.staleTimers.forEach(t => clearTimeout(t));
     this.staleTimers.clear();
     this.crdInformer.stop();
@@ -723,12 +725,18 @@ export class InformerInstanceStore implements InstanceStore {
       // marking instances Stale during an outage goes out at the last RV on purpose (no newer one)
       if (c.rv === '0' || c.atLastRv || rvToBigInt(c.rv) > last) {
         out.push(c);
-      } else if (newest > last) {
-        out.push({ ...c, rv: newest.toString() });
+        continue;
+      }
+      // Projected from the informers' current objects, not the event's snapshot: while it waited,
+      // a change of its source object may have been projected with the related object's newer
+      // state, which the old snapshot would undo (a StatefulSet's 2/3 after its 3/3).
+      const current = { ...c, snapshot: undefined };
+      if (newest > last) {
+        out.push({ ...current, rv: newest.toString() });
       } else if (release) {
-        out.push(c);
+        out.push(current);
       } else {
-        this.late.push(c);
+        this.late.push(current);
       }
     }
     if (this.late.length > 0 && !this.lateTimer) {
