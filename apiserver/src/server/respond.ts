@@ -70,9 +70,10 @@ export async function sendPieces(
   }
   let length = body ? given[0].length + body.bytes + given[given.length - 1].length : 0;
   if (!body) for (const piece of given) length += piece.length;
-  if (gzip && length > GZIP_THRESHOLD_BYTES) {
+  const cachedGzip = gzip && length > GZIP_THRESHOLD_BYTES ? body?.gzipped() : undefined;
+  if (gzip && length > GZIP_THRESHOLD_BYTES && (!body || cachedGzip)) {
     const members = body
-      ? [gzipSync(given[0]), ...(await body.gzipped()), gzipSync(given[given.length - 1])]
+      ? [gzipSync(given[0]), ...(await cachedGzip!), gzipSync(given[given.length - 1])]
       : await sharedGzipBlocks.compress(given);
     if (res.destroyed) return;
     let compressed = 0;

@@ -74,16 +74,21 @@ export class GzipBlocks {
     const last = pieces.length - 1;
     return [
       gzipSync(pieces[0], { level: this.level }),
-      ...(await this.compressBody(pieces.slice(1, last))),
+      ...(await this.compressBody(pieces.slice(1, last))!),
       gzipSync(pieces[last], { level: this.level }),
     ];
   }
 
-  /** Gzip members of `pieces`, every one of them from the cache of blocks. */
-  compressBody(pieces: readonly Buffer[]): Promise<Buffer[]> {
+  /**
+   * Gzip members of `pieces`, every one of them from the cache of blocks. With
+   * `maxMissingBytes`, undefined (and nothing compressed) when more than that many bytes are not
+   * cached: compressing tens of MiB (level 6, some 40 MB/s) would cost the client more than the
+   * bytes it saves on a fast network.
+   */
+  compressBody(pieces: readonly Buffer[], maxMissingBytes = Infinity): Promise<Buffer[]> | undefined {
     const now = this.now();
     this.evict(now);
-    const members: Array<Promise<Buffer>> = [];
+    const blocks: Array<{ start: number; end: number; key: string; size: number }> = [];
     let start = 0;
     let size = 0;
     let h1 = 0x811c9dc5;
@@ -98,14 +103,22 @@ export class GzipBlocks {
       const boundary =
         (piece.length >= 16 && mix(id) / 4294967296 < piece.length / this.blockBytes) || size >= 4 * this.blockBytes;
       if (boundary || i === pieces.length - 1) {
-        members.push(this.block(pieces, start, i + 1, `${h1}:${h2}:${i + 1 - start}`, size, now));
+        blocks.push({ start, end: i + 1, key: `${h1}:${h2}:${i + 1 - start}`, size });
         start = i + 1;
         size = 0;
         h1 = 0x811c9dc5;
         h2 = 0;
       }
     }
-    return Promise.all(members);
+    if (maxMissingBytes !== Infinity) {
+      let missing = 0;
+      for (const b of blocks) {
+        const hit = this.entries.get(b.key);
+        if (!hit || !this.sameIds(hit.ids, pieces, b.start, b.end)) missing += b.size;
+      }
+      if (missing > maxMissingBytes) return undefined;
+    }
+    return Promise.all(blocks.map(b => this.block(pieces, b.start, b.end, b.key, b.size, now)));
   }
 
   stats(): GzipBlocksStats {
