@@ -29,11 +29,16 @@ export async function backstageSettled(ctx: SizeContext, backstage: BackstagePro
     return r.ok && ((await r.json()) as { totalItems: number }).totalItems >= ctx.size;
   });
   // Components and the instances' Resource entities queue for the same catalog processing loop:
-  // on a loaded 2-core machine that takes minutes at 10,000.
-  const last = ctx.instances[ctx.instances.length - 1].component;
-  await until(`catalog component ${last}`, async () => {
-    const r = await fetch(`${backstage.baseUrl}/api/catalog/entities/by-name/component/default/${last}`, { headers });
-    return r.ok;
+  // on a loaded 2-core machine that takes minutes at 10,000. The loop takes entities in its own
+  // order (the last one of the file being there says nothing of the first): wait for all of them.
+  const components = [...new Set(ctx.instances.map(i => i.component))];
+  await until(`${components.length} catalog components`, async () => {
+    const r = await fetch(`${backstage.baseUrl}/api/catalog/entities/by-refs`, {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ entityRefs: components.map(c => `component:default/${c}`), fields: ['metadata.name'] }),
+    });
+    return r.ok && ((await r.json()) as { items: unknown[] }).items.every(item => item !== null);
   }, 900_000);
   // The databases catalog provider turns every instance into a Resource entity; until the
   // catalog has processed them its database is busy and every catalog lookup is slower.
