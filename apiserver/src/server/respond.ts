@@ -40,6 +40,19 @@ export function sendEncoded(
   res.end(body);
 }
 
+/** Resolves when `res` has flushed its buffer to the socket, or is closed. */
+export function drained(res: ServerResponse): Promise<void> {
+  return new Promise(resolve => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
 /** Write buffers given back once the socket has taken their bytes (see {@link sendPieces}). */
 const spareChunks: Buffer[] = [];
 
@@ -103,17 +116,7 @@ export async function sendPieces(
     });
     chunk = spareChunks.pop() ?? Buffer.allocUnsafeSlow(WRITE_CHUNK_BYTES);
     used = 0;
-    if (!more && !res.destroyed) {
-      await new Promise<void>(resolve => {
-        const done = () => {
-          res.off('drain', done);
-          res.off('close', done);
-          resolve();
-        };
-        res.on('drain', done);
-        res.on('close', done);
-      });
-    }
+    if (!more && !res.destroyed) await drained(res);
   };
   for (const part of parts) {
     for (const piece of part) {

@@ -1,4 +1,3 @@
-import type { ServerResponse } from 'node:http';
 import type { DatabaseInstance } from '@internal/plugin-databases-common';
 import { DATABASES_GROUP_VERSION } from '@internal/plugin-databases-common';
 import type { InstanceEvent, InstanceStore, WatchSubscription } from '../cache/types';
@@ -9,7 +8,7 @@ import { encodeObjectBytes, encodePartialObjectMetadataBytes, toPartialObjectMet
 import { parseIncludeObject, parseListOptions, type ListOptions } from './listOptions';
 import { negotiateOutput, type OutputFormat } from './negotiate';
 import { objectMatcher, type HandlerContext } from './readHandlers';
-import { API_HEADERS, contentTypeOf } from './respond';
+import { API_HEADERS, contentTypeOf, drained } from './respond';
 import type { ResourceDefinition } from './resources';
 import { parseResourceVersion, waitForResourceVersion } from './resourceVersion';
 import { internalError, StatusError } from './StatusError';
@@ -62,19 +61,6 @@ function eventLine(type: string, bytes: Buffer): Buffer {
   return line;
 }
 
-
-/** Resolves when `res` has flushed its buffer to the socket, or is closed. */
-function drained(res: ServerResponse): Promise<void> {
-  return new Promise(resolve => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
-}
 
 /** Default duration of a watch without timeoutSeconds: random in [30, 60) minutes like kube-apiserver. */
 const defaultTimeoutMs = () => (30 + Math.random() * 30) * 60_000;
