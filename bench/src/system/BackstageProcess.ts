@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import { repoRoot } from './ApiserverProcess';
+import { freePort } from './freePort';
 
 /** Options of {@link BackstageProcess.start}. */
 export interface BackstageProcessOptions {
@@ -15,17 +15,6 @@ export interface BackstageProcessOptions {
   dir: string;
   /** Who "Enter as guest" signs in as. */
   guest: { userEntityRef: string; ownershipEntityRefs: string[] };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 /**

@@ -1,19 +1,8 @@
 import { spawn } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { HttpsClient } from '../client/HttpsClient';
 import { repoRoot } from './ApiserverProcess';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
+import { freePort } from './freePort';
 
 /** Builds the apiserver as deployed (deploy/build-apiserver.sh: one esbuild bundle) into `dir`. */
 export async function buildApiserverBundle(dir: string): Promise<string> {
