@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ClientProcess } from './client/ClientProcess';
+import { describeError } from './report/describeError';
 import { backstageFigures } from './figures/backstageFigures';
 import { frontendFigures } from './figures/frontendFigures';
 import { listFigures } from './figures/listFigures';
@@ -142,7 +143,7 @@ export async function runBench(options: BenchOptions, out: BenchOutput): Promise
             const b = await startBackstage();
             emit(group === 'backstage' ? await backstageFigures(ctx, b) : await frontendFigures(ctx, b));
           } catch (e) {
-            const error = String((e as Error)?.stack ?? e);
+            const error = describeError(e);
             errors.push({ group, size, error });
             out.log(`size ${size}: ${group} FAILED TO RUN: ${error}${backstage ? `\n${backstage.logs().slice(-3000)}` : ''}`);
           }
@@ -159,7 +160,7 @@ export async function runBench(options: BenchOptions, out: BenchOutput): Promise
         try {
           emit(await run(ctx));
         } catch (e) {
-          const error = String((e as Error)?.stack ?? e);
+          const error = describeError(e);
           errors.push({ group, size, error });
           out.log(`size ${size}: ${group} FAILED TO RUN: ${error}`);
         }
