@@ -448,11 +448,12 @@ if (choice.kind === 'skip') {
             ).status;
             await patchStatus(mariadb, failed);
             await watch.waitForLine(l => l === 'Failed');
+            // counted before the patch: its Ready can arrive while the patch call is answered
+            const lines = watch.lines.length;
             await patchStatus(
               mariadb,
               mariadb.readyStatus(samples.get('mariadb')!),
             );
-            const lines = watch.lines.length;
             await watch.waitForLine(
               l => l === 'Ready' && watch.lines.lastIndexOf('Ready') >= lines,
             );
