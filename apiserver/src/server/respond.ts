@@ -43,13 +43,17 @@ export function sendEncoded(
 /** Resolves when `res` has flushed its buffer to the socket, or is closed. */
 export function drained(res: ServerResponse): Promise<void> {
   return new Promise(resolve => {
+    // watches write their chunks to the socket itself (writeWatchChunk): its drain is theirs
+    const socket = res.socket;
     const done = () => {
       res.off('drain', done);
       res.off('close', done);
+      socket?.off('drain', done);
       resolve();
     };
     res.on('drain', done);
     res.on('close', done);
+    socket?.on('drain', done);
   });
 }
 

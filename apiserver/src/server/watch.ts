@@ -9,6 +9,7 @@ import { parseIncludeObject, parseListOptions, type ListOptions } from './listOp
 import { negotiateOutput, type OutputFormat } from './negotiate';
 import { objectMatcher, type HandlerContext } from './readHandlers';
 import { API_HEADERS, contentTypeOf, drained } from './respond';
+import { watchChunk, writeWatchChunk, type WatchChunk } from './watchChunk';
 import type { ResourceDefinition } from './resources';
 import { parseResourceVersion, waitForResourceVersion } from './resourceVersion';
 import { internalError, StatusError } from './StatusError';
@@ -50,15 +51,15 @@ const NEWLINE_CLOSE = Buffer.from('}\n');
  * store calls every watcher in turn with the same object, so the line is built once per event
  * and format instead of once per watcher. A few slots cover watchers of different formats.
  */
-const recentLines: Array<{ bytes: Buffer; type: string; line: Buffer }> = [];
+const recentLines: Array<{ bytes: Buffer; type: string; chunk: WatchChunk }> = [];
 
-function eventLine(type: string, bytes: Buffer): Buffer {
+function eventLine(type: string, bytes: Buffer): WatchChunk {
   const hit = recentLines.find(l => l.bytes === bytes && l.type === type);
-  if (hit) return hit.line;
-  const line = Buffer.concat([Buffer.from(`{"type":"${type}","object":`), bytes, NEWLINE_CLOSE]);
-  recentLines.unshift({ bytes, type, line });
+  if (hit) return hit.chunk;
+  const chunk = watchChunk(Buffer.concat([Buffer.from(`{"type":"${type}","object":`), bytes, NEWLINE_CLOSE]));
+  recentLines.unshift({ bytes, type, chunk });
   recentLines.length = Math.min(recentLines.length, 4);
-  return line;
+  return chunk;
 }
 
 
@@ -142,7 +143,7 @@ export async function serveWatch(ctx: HandlerContext, settings: WatchSettings, p
   /** Writes one event; `object` is its JSON text, or its memoised bytes (shared line). */
   const write = (type: string, object: string | Buffer) => {
     if (ended) return;
-    res.write(typeof object === 'string' ? `{"type":"${type}","object":${object}}\n` : eventLine(type, object));
+    writeWatchChunk(res, typeof object === 'string' ? watchChunk(`{"type":"${type}","object":${object}}\n`) : eventLine(type, object));
     let counter = eventCounters.get(type);
     if (!counter) {
       counter = metrics.watchEvents.labels({ type });

@@ -1,0 +1,45 @@
+import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+const CRLF = Buffer.from('\r\n');
+
+/**
+ * One watch line framed as an HTTP/1.1 chunk (`<hex length>\r\n<line>\r\n`). Built once per
+ * event and shared by every watcher that sends it.
+ */
+export interface WatchChunk {
+  /** The whole chunk, for a chunked response. */
+  framed: Buffer;
+  /** The line alone (a view into `framed`), for a response that is not chunked. */
+  line: Buffer;
+}
+
+/** Frames `line` (which ends with its newline) as one chunk. */
+export function watchChunk(line: Buffer | string): WatchChunk {
+  const body = typeof line === 'string' ? Buffer.from(line) : line;
+  const head = Buffer.from(`${body.length.toString(16)}\r\n`);
+  const framed = Buffer.concat([head, body, CRLF]);
+  return { framed, line: framed.subarray(head.length, head.length + body.length) };
+}
+
+/**
+ * Writes one watch line. `ServerResponse.write` frames a chunk as four writes into a socket it
+ * corks until the next tick, so an event fanned out to 1,000 watches reached the first socket
+ * only after all 1,000 had been framed, and every socket paid for four buffered pieces. A chunk
+ * framed once is one write that leaves at once. The response's own state stays right: its
+ * headers were flushed before the first line, `res.end()` writes the last chunk, and
+ * `res.writableLength` counts the socket's buffer.
+ */
+export function writeWatchChunk(res: ServerResponse, chunk: WatchChunk): void {
+  const socket = res.socket as (Socket & { _httpMessage?: unknown }) | null;
+  const own = res as ServerResponse & { chunkedEncoding?: boolean; outputData?: unknown[] };
+  // only while this response owns the socket and nothing of it waits in its own queue (a
+  // pipelined request's response is queued until the ones before it finish)
+  const direct =
+    own.chunkedEncoding === true && socket?._httpMessage === res && res.headersSent && !res.writableEnded && !own.outputData?.length;
+  if (direct && socket) {
+    if (!socket.destroyed) socket.write(chunk.framed);
+    return;
+  }
+  res.write(chunk.line);
+}
