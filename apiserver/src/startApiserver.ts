@@ -27,11 +27,13 @@ import {
 import { createApp, type DatabasesApp } from './server/createApp';
 import { consoleLogger, type Logger } from './server/logger';
 import type { PolicyChecker } from './server/mutate';
-import { startServer } from './server/startServer';
+import { startServer, type RunningServer } from './server/startServer';
 
 /** A running apiserver (what `main` and the tests hold). */
 export interface RunningApiserver {
   port: number;
+  /** The HTTPS server (HTTP/1.1 and HTTP/2): its sessions and connections. */
+  server: RunningServer;
   app: DatabasesApp;
   store: InformerInstanceStore;
   /**
@@ -216,6 +218,7 @@ export async function startApiserver(
 
   return {
     port: server.port,
+    server,
     app,
     store,
     async shutdown(delayMs = 0, graceMs?: number) {
@@ -229,7 +232,7 @@ export async function startApiserver(
                 graceMs,
                 watches: app.control.activeWatches(),
               });
-              server.server.closeAllConnections();
+              server.closeAllConnections();
             }, graceMs);
       cut?.unref();
       if (delayMs > 0) await new Promise(r => setTimeout(r, delayMs));

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import express from 'express';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import {
   DATABASE_INSTANCE_CONNECTION_KIND,
   DATABASE_INSTANCE_CONNECTION_SUBRESOURCE,
@@ -35,6 +35,7 @@ import {
 } from './mutate';
 import { openapiV3Index, serveNonResource, type NonResourceDocuments } from './nonResource';
 import { splitUrl } from './queryParams';
+import { withHeadersDistinct } from './http2Headers';
 import { serveGet, serveList, type HandlerContext } from './readHandlers';
 import { readBody } from './readBody';
 import { getRequestInfo } from './requestInfo';
@@ -138,8 +139,14 @@ export interface AppControl {
   metrics: ApiserverMetrics;
 }
 
-/** The express app with its control hooks. */
-export type DatabasesApp = express.Express & { control: AppControl };
+/**
+ * The request handler with its control hooks. A plain `(req, res)` handler rather than an
+ * Express app: it is served over HTTP/1.1 and HTTP/2 (Node's compatibility objects), and Express
+ * swaps request prototypes for HTTP/1's, which breaks HTTP/2 requests.
+ */
+export type DatabasesApp = ((req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => void) & {
+  control: AppControl;
+};
 
 const DEFAULT_MAX_BODY = 3 * 1024 * 1024;
 
@@ -372,34 +379,14 @@ export function createApp(options: CreateAppOptions): DatabasesApp {
     return undefined;
   };
 
-  const app = express() as DatabasesApp;
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  app.set('query parser', false);
-
-  app.use((req, res, next) => {
-    const started = process.hrtime.bigint();
-    const { path, query } = splitUrl(req.originalUrl ?? req.url);
-    res.on('close', () => {
-      const info = (res as ServerResponse & { requestInfo?: RequestInfo }).requestInfo;
-      const verb = info?.verb ?? (req.method ?? '').toLowerCase();
-      const labels = { verb, resource: info?.resource ?? '', subresource: info?.subresource ?? '' };
-      metrics.requests.inc({ ...labels, code: String(res.statusCode) });
-      if (verb !== 'watch') {
-        metrics.requestDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
-      }
-    });
-    handle(req, res, path, query).catch(next);
-  });
-
-  app.use((err: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
+  const fail = (req: IncomingMessage, res: ServerResponse, err: unknown) => {
     let status: StatusError;
     if (err instanceof StatusError) {
       status = err;
     } else {
       logger.error('Request failed', {
         method: req.method,
-        url: req.originalUrl,
+        url: req.url,
         error: String((err as Error)?.stack ?? err),
       });
       status = internalError((err as Error)?.message ?? String(err));
@@ -409,7 +396,33 @@ export function createApp(options: CreateAppOptions): DatabasesApp {
       return;
     }
     sendStatusError(res, status);
-  });
+  };
+
+  // Both protocols' objects are used through what they share (Node's HTTP/2 compatibility API
+  // mirrors IncomingMessage and ServerResponse); the handlers are typed with HTTP/1's.
+  const app = ((request: IncomingMessage | Http2ServerRequest, response: ServerResponse | Http2ServerResponse) => {
+    const req = withHeadersDistinct(request);
+    const res = response as ServerResponse;
+    const started = process.hrtime.bigint();
+    const { path, query } = splitUrl(req.url ?? '/');
+    res.on('close', () => {
+      const info = (res as ServerResponse & { requestInfo?: RequestInfo }).requestInfo;
+      const verb = info?.verb ?? (req.method ?? '').toLowerCase();
+      const labels = { verb, resource: info?.resource ?? '', subresource: info?.subresource ?? '' };
+      metrics.requests.inc({ ...labels, code: String(res.statusCode) });
+      if (verb !== 'watch') {
+        metrics.requestDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+      }
+    });
+    handle(req, res, path, query).catch(err => {
+      try {
+        fail(req, res, err);
+      } catch (e) {
+        // the response is gone (client reset): nothing left to tell it
+        logger.warn('Could not answer a failed request', { error: String(e) });
+      }
+    });
+  }) as DatabasesApp;
 
   app.control = {
     beginShutdown: () => {

@@ -22,7 +22,7 @@ function dropRest(req: IncomingMessage): void {
 /**
  * Reads a request body up to `limit` bytes; more is a 413 Status (kube-apiserver's limit is 3 MiB).
  * A declared Content-Length over the limit is refused before anything is read; a chunked body is
- * counted as it arrives. Bodies are read by us, never by express's parsers, which answer in HTML
+ * counted as it arrives. Bodies are read by us, never by a framework's parsers, which answer in HTML
  * and cap at 100 kB.
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {

@@ -1,4 +1,5 @@
-import https from 'node:https';
+import http from 'node:http';
+import http2, { type Http2Session, type ServerHttp2Stream } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
@@ -76,11 +77,23 @@ export interface StartServerOptions {
 
 /** A listening server. */
 export interface RunningServer {
-  server: https.Server;
+  server: http2.Http2SecureServer;
   port: number;
   /** Stops accepting connections, ends every watch cleanly, waits for in-flight requests. */
   close(): Promise<void>;
+  /** Drops every connection at once, HTTP/1.1 and HTTP/2 (the end of a shutdown's grace period). */
+  closeAllConnections(): void;
 }
+
+/**
+ * Streams one HTTP/2 connection may carry at once. kube-apiserver's aggregator proxies every
+ * request for an aggregated API over pooled HTTP/2 connections, watches included, and opens
+ * another connection when one is full; Go's default of 250 made 1,000 proxied watches need four
+ * (kubernetes/kubernetes#60042). A watch is a stream, so this bounds watches per connection.
+ */
+export const HTTP2_MAX_STREAMS = 1000;
+/** An HTTP/2 connection without a stream for this long is closed, as HTTP/1.1 keep-alive. */
+const IDLE_SESSION_MS = 120_000;
 
 /**
  * Serves the app over HTTPS only. Client certificates are requested but not enforced by TLS: the
@@ -92,28 +105,61 @@ export interface RunningServer {
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const timeouts = { ...DEFAULT_SERVER_TIMEOUTS, ...options.timeouts };
-  const server = https.createServer(
+  // HTTP/2 where the client offers it (ALPN h2: kube-apiserver's aggregator, client-go), HTTP/1.1
+  // otherwise. Over HTTP/2 a change fanned out to many watches on one connection is written in a
+  // few large socket writes instead of one TLS write per watch.
+  const server = http2.createSecureServer(
     {
+      allowHTTP1: true,
       // Node applies a handshake timeout of 0 as its default of 120 s; 0 means unbounded here
       handshakeTimeout: timeouts.handshakeMs > 0 ? timeouts.handshakeMs : 2 ** 31 - 1,
-      headersTimeout: timeouts.headersMs,
-      requestTimeout: timeouts.requestMs,
-      connectionsCheckingInterval: connectionsCheckingIntervalMs(timeouts),
       key: options.tls.key,
       cert: options.tls.cert,
       ...(options.tls.clientCa ? { ca: options.tls.clientCa } : {}),
       requestCert: true,
       rejectUnauthorized: false,
       minVersion: 'TLSv1.2',
-      // kube-apiserver (Go's default) takes 1 MiB of headers; Node's 16 KiB would refuse long
-      // selectors and names that kube answers with a Status
-      maxHeaderSize: MAX_HEADER_BYTES,
+      settings: { maxConcurrentStreams: HTTP2_MAX_STREAMS, maxHeaderListSize: MAX_HEADER_BYTES },
+      maxHeaderListPairs: 2000,
+      // what nghttp2 may hold for a connection's streams (MiB); Node's 10 refuses new streams
+      // once a thousand watches have a little queued each
+      maxSessionMemory: 256,
     },
     options.app,
   );
+  // The HTTP/1.1 side takes http.Server's settings as properties (Node reads them per connection).
+  const http1 = server as unknown as http.Server & { maxHeaderSize: number; connectionsCheckingInterval: number };
+  http1.headersTimeout = timeouts.headersMs;
+  http1.requestTimeout = timeouts.requestMs;
+  // kube-apiserver (Go's default) takes 1 MiB of headers; Node's 16 KiB would refuse long
+  // selectors and names that kube answers with a Status
+  http1.maxHeaderSize = MAX_HEADER_BYTES;
+  http1.keepAliveTimeout = 120_000;
+  http1.connectionsCheckingInterval = connectionsCheckingIntervalMs(timeouts);
+  http1.timeout = 0;
   server.on('clientError', onClientError);
-  server.keepAliveTimeout = 120_000;
-  server.timeout = 0;
+
+  const sessions = new Set<Http2Session>();
+  server.on('session', session => {
+    sessions.add(session);
+    session.once('close', () => sessions.delete(session));
+    session.on('error', () => {}); // a reset connection: its streams see it, nothing to answer
+    let open = 0;
+    session.on('stream', (stream: ServerHttp2Stream) => {
+      open++;
+      stream.once('close', () => open--);
+      // what requestTimeout bounds over HTTP/1.1: receiving the whole request
+      if (!stream.endAfterHeaders && timeouts.requestMs > 0) {
+        const cut = setTimeout(() => stream.close(http2.constants.NGHTTP2_CANCEL), timeouts.requestMs);
+        cut.unref();
+        stream.once('end', () => clearTimeout(cut));
+        stream.once('close', () => clearTimeout(cut));
+      }
+    });
+    session.setTimeout(IDLE_SESSION_MS, () => {
+      if (open === 0) session.close();
+    });
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -129,7 +175,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     close: () =>
       new Promise<void>((resolve, reject) => {
         // ended watches leave keep-alive sockets behind that only become idle once flushed
-        const reaper = setInterval(() => server.closeIdleConnections(), 50);
+        const reaper = setInterval(() => http1.closeIdleConnections(), 50);
         server.close(err => {
           clearInterval(reaper);
           if (err) reject(err);
@@ -137,7 +183,15 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         });
         options.app.control.beginShutdown();
         options.app.control.endWatches();
-        server.closeIdleConnections();
+        http1.closeIdleConnections();
+        // GOAWAY: no new streams; each connection closes once its last stream is done
+        sessions.forEach(s => s.close());
       }),
+    closeAllConnections: () => {
+      // http.Server's own, on the HTTP/1.1 connections Node tracks for this server (as Node's
+      // Http2SecureServer.closeIdleConnections does)
+      http.Server.prototype.closeAllConnections.call(http1);
+      sessions.forEach(s => s.destroy());
+    },
   };
 }

@@ -9,7 +9,7 @@ import { parseIncludeObject, parseListOptions, type ListOptions } from './listOp
 import { negotiateOutput, type OutputFormat } from './negotiate';
 import { objectMatcher, type HandlerContext } from './readHandlers';
 import { API_HEADERS, contentTypeOf, drained } from './respond';
-import { watchChunk, writeWatchChunk, type WatchChunk } from './watchChunk';
+import { endWatchResponse, watchChunk, writeWatchChunk, type WatchChunk } from './watchChunk';
 import type { ResourceDefinition } from './resources';
 import { parseResourceVersion, waitForResourceVersion } from './resourceVersion';
 import { internalError, StatusError } from './StatusError';
@@ -125,7 +125,7 @@ export async function serveWatch(ctx: HandlerContext, settings: WatchSettings, p
     timers.forEach(t => clearTimeout(t));
     settings.registry.delete(endForShutdown);
     metrics.watchers.dec(resourceLabel);
-    if (!res.writableEnded) res.end();
+    endWatchResponse(res);
   };
   metrics.watchers.inc(resourceLabel);
   // the response's close (not the request's, which fires once the body is read) means disconnect

@@ -5,6 +5,8 @@ import { watchChunk, writeWatchChunk } from './watchChunk';
 
 const LINES = ['{"type":"ADDED","object":{"n":1}}\n', '{"type":"MODIFIED","object":{"n":"é"}}\n'];
 
+const shared = watchChunk(Buffer.from('{"type":"BOOKMARK"}\n'));
+
 /** Serves `/watch` with the lines written by writeWatchChunk, after `delays[path]` ms. */
 async function serve(delays: Record<string, number> = {}) {
   const server = http.createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -24,7 +26,6 @@ async function serve(delays: Record<string, number> = {}) {
   await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
   return { server, port: (server.address() as AddressInfo).port };
 }
-const shared = watchChunk(Buffer.from('{"type":"BOOKMARK"}\n'));
 
 /** Sends raw bytes and returns everything the server answers until it closes. */
 function raw(port: number, request: string): Promise<string> {

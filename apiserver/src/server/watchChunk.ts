@@ -43,3 +43,24 @@ export function writeWatchChunk(res: ServerResponse, chunk: WatchChunk): void {
   }
   res.write(chunk.line);
 }
+
+const NOTHING = Buffer.alloc(0);
+
+/**
+ * Ends a watch response once the chunks written straight to its socket have left it. TLS writes
+ * complete on a later tick, so `res.end()` right after one would leave the last chunk (`0\r\n\r\n`)
+ * in the socket's own buffer, and closing idle connections at shutdown (which counts a response
+ * as done once `end()` was called) would destroy the socket with it: the client would see its
+ * watch cut instead of ended. An empty write's callback runs after every write before it.
+ */
+export function endWatchResponse(res: ServerResponse): void {
+  const socket = res.socket;
+  const end = () => {
+    if (!res.writableEnded) res.end();
+  };
+  if (socket && !socket.destroyed && socket.writableLength > 0 && (socket as Socket & { _httpMessage?: unknown })._httpMessage === res) {
+    socket.write(NOTHING, end);
+  } else {
+    end();
+  }
+}
