@@ -28,7 +28,13 @@ export class ClientProcess {
 
   static async start(): Promise<ClientProcess> {
     const child = fork(path.join(__dirname, 'clientChild.ts'), [], {
-      execArgv: ['--require', '@backstage/cli-node/config/nodeTransform.cjs', '--max-old-space-size=4096'],
+      // e.g. BENCH_CLIENT_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p" to profile the measuring client
+      execArgv: [
+        '--require',
+        '@backstage/cli-node/config/nodeTransform.cjs',
+        '--max-old-space-size=4096',
+        ...(process.env.BENCH_CLIENT_NODE_ARGS ?? '').split(' ').filter(Boolean),
+      ],
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       env: { ...process.env, NODE_OPTIONS: '' },
     });

@@ -1,4 +1,5 @@
 import https from 'node:https';
+import http2 from 'node:http2';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { lineReader } from './lineReader';
 
@@ -68,5 +69,51 @@ export function openWatch(o: WatchStreamOptions): Promise<WatchStream> {
     );
     request.on('error', reject);
     request.end();
+  });
+}
+
+/** Options of {@link openWatchH2}. */
+export interface H2WatchOptions {
+  session: http2.ClientHttp2Session;
+  /** Path and query. */
+  path: string;
+  headers?: Record<string, string | string[]>;
+  onLine(line: string, at: number): void;
+  neverRead?: boolean;
+}
+
+/** One watch as a stream of an HTTP/2 connection (as kube-apiserver's aggregator proxies it). */
+export function openWatchH2(o: H2WatchOptions): Promise<WatchStream> {
+  return new Promise((resolve, reject) => {
+    const lines = lineReader(o.onLine);
+    const headers: http2.OutgoingHttpHeaders = { ':path': o.path };
+    for (const [k, v] of Object.entries(o.headers ?? {})) headers[k.toLowerCase()] = v;
+    const stream = o.session.request(headers);
+    stream.once('error', reject);
+    stream.once('response', h => {
+      if (h[':status'] !== 200) {
+        reject(new Error(`watch ${o.path} answered ${h[':status']}`));
+        stream.close();
+        return;
+      }
+      const closed = new Promise<void>(done => {
+        stream.once('close', done);
+        stream.once('end', done);
+        stream.once('error', () => done());
+      });
+      if (o.neverRead) stream.pause();
+      else stream.on('data', lines.read);
+      resolve({
+        response: stream as unknown as IncomingMessage,
+        request: stream as unknown as ClientRequest,
+        bytes: lines.bytes,
+        closed,
+        resume: () => {
+          stream.on('data', lines.read);
+          stream.resume();
+        },
+        close: () => stream.close(),
+      });
+    });
   });
 }

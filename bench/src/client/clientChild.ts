@@ -8,7 +8,8 @@
 import https from 'node:https';
 import { epochNow } from './epochNow';
 import { HttpsClient, type HttpsClientOptions } from './HttpsClient';
-import { openWatch, type WatchStream } from './WatchStream';
+import http2 from 'node:http2';
+import { openWatch, openWatchH2, type WatchStream } from './WatchStream';
 import { openEventStream, type EventStream } from './EventStream';
 
 /** One request of a timed iteration. */
@@ -22,6 +23,7 @@ export interface PlannedRequest {
 interface StreamSet {
   streams: Array<WatchStream | EventStream>;
   agent?: https.Agent;
+  sessions?: http2.ClientHttp2Session[];
   /** What the current round waits for, and who has seen it. */
   needle?: string;
   arrivals: Map<number, number>;
@@ -113,11 +115,50 @@ const ops: Record<string, (args: any) => Promise<unknown>> = {
     client.close();
     return results;
   },
-  /** Opens `n` watches (`neverRead`: the last one never reads) and returns the set's id. */
-  async openWatches(args: { target: HttpsClientOptions; path: string; n: number; parallel?: number; neverReadLast?: boolean }) {
+  /**
+   * Opens `n` watches (`neverRead`: the last one never reads) and returns the set's id. With
+   * `streamsPerConnection` they are HTTP/2 streams, that many to a connection (kube-apiserver's
+   * aggregator multiplexes proxied watches so); otherwise one HTTPS/1.1 connection each.
+   */
+  async openWatches(args: { target: HttpsClientOptions; path: string; n: number; parallel?: number; neverReadLast?: boolean; streamsPerConnection?: number }) {
     const set: StreamSet = { streams: [], arrivals: new Map() };
     const id = nextSet++;
     streamSets.set(id, set);
+    if (args.streamsPerConnection) {
+      const per = args.streamsPerConnection;
+      set.sessions = [];
+      for (let i = 0; i < args.n; i += per) {
+        // flow-control windows of Go's HTTP/2 transport (golang.org/x/net/http2: 4 MiB a stream,
+        // 1 GiB the connection), which the aggregator uses; Node's 64 KiB connection window would
+        // make a change to 1,000 watches wait for ~40 window updates
+        const session = http2.connect(args.target.baseUrl, {
+          ca: args.target.ca,
+          cert: args.target.cert,
+          key: args.target.key,
+          settings: { initialWindowSize: 4 << 20 },
+        });
+        session.on('error', () => {});
+        await new Promise<void>((resolve, reject) => {
+          session.once('connect', () => resolve());
+          session.once('error', reject);
+        });
+        session.setLocalWindowSize(1 << 30);
+        set.sessions.push(session);
+        const batch = await Promise.all(
+          Array.from({ length: Math.min(per, args.n - i) }, (_, j) =>
+            openWatchH2({
+              session,
+              path: args.path,
+              headers: args.target.headers,
+              neverRead: args.neverReadLast && i + j === args.n - 1,
+              onLine: lineHandler(set, i + j),
+            }),
+          ),
+        );
+        set.streams.push(...batch);
+      }
+      return id;
+    }
     set.agent = new https.Agent({ keepAlive: false, maxSockets: Infinity, ca: args.target.ca, cert: args.target.cert, key: args.target.key });
     const url = new URL(`${args.target.baseUrl}${args.path}`);
     const parallel = args.parallel ?? 50;
@@ -204,6 +245,7 @@ const ops: Record<string, (args: any) => Promise<unknown>> = {
     const set = streamSets.get(args.set);
     set?.streams.forEach(s => s.close());
     set?.agent?.destroy();
+    set?.sessions?.forEach(s => s.destroy());
     streamSets.delete(args.set);
     return null;
   },
