@@ -16,13 +16,15 @@ export function peerCertificateChain(req: IncomingMessage): X509Certificate[] {
     return [];
   }
   // A connection's peer certificate is fixed at its handshake; parsing it again for every
-  // request on a kept-alive connection was half a millisecond per request.
-  const cached = chains.get(socket);
+  // request on a kept-alive connection was half a millisecond per request. Over HTTP/2 each
+  // request's `socket` is a proxy of its own: the connection is its session.
+  const connection = (req as IncomingMessage & { stream?: { session?: object } }).stream?.session ?? socket;
+  const cached = chains.get(connection);
   if (cached) {
     return cached;
   }
   const chain = readChain(socket as TLSSocket);
-  chains.set(socket, chain);
+  chains.set(connection, chain);
   return chain;
 }
 
