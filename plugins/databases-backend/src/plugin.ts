@@ -4,7 +4,7 @@ import {
   resolvePackagePath,
 } from '@backstage/backend-plugin-api';
 import { catalogServiceRef } from '@backstage/plugin-catalog-node';
-import { databasesPermissions } from '@internal/plugin-databases-common';
+import { databasesInstanceReadPermission, databasesPermissions } from '@internal/plugin-databases-common';
 import { clusterSetServiceRef } from './watch/clusterSetServiceRef';
 import { createRouter } from './router';
 import { DatabasesService } from './service/DatabasesService';
@@ -14,11 +14,18 @@ import { EventsHub } from './events/EventsHub';
 import { InstanceAuthorizer } from './permissions/InstanceAuthorizer';
 import { databasesInstanceResourceRef, databasesInstanceRules } from './permissions/rules';
 import { parseInstanceResourceRef } from '@internal/plugin-databases-common';
+import { cachedUserInfo } from './identity/cachedUserInfo';
 
 /**
  * The databases backend plugin: `/api/databases` over every configured cluster, acting as the
  * signed-in user, with permissions, request history, live events and audit records.
  */
+/**
+ * How long a user's ownership (the groups the cluster is asked to impersonate) and the decision
+ * on reading instances are reused: the cluster's own authorization answers are cached 10 s too.
+ */
+const USER_INFO_TTL_MS = 10_000;
+
 export const databasesPlugin = createBackendPlugin({
   pluginId: 'databases',
   register(env) {
@@ -83,12 +90,15 @@ export const databasesPlugin = createBackendPlugin({
           await createRouter({
             logger,
             httpAuth,
-            userInfo,
+            userInfo: cachedUserInfo(userInfo, { ttlMs: USER_INFO_TTL_MS }),
             auditor,
             catalog,
             clusters,
             service: new DatabasesService(clusters),
-            authorizer: new InstanceAuthorizer(permissions, permissionsRegistry),
+            authorizer: new InstanceAuthorizer(permissions, permissionsRegistry, {
+              cached: [databasesInstanceReadPermission],
+              ttlMs: USER_INFO_TTL_MS,
+            }),
             history,
             events,
             impersonation: clusters.config.impersonation,

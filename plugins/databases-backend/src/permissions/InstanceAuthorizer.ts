@@ -20,14 +20,43 @@ import { databasesInstanceResourceRef } from './rules';
  */
 export class InstanceAuthorizer {
   private readonly apply: (decision: PolicyDecision, resource: PortalInstance | undefined) => boolean;
+  private readonly decisions = new Map<string, { until: number; decision: Promise<PolicyDecision> }>();
 
+  /**
+   * `cached` names the permissions whose decisions are reused per sign-in for `ttlMs` (the read
+   * permission that every list, entity page and event stream asks for: each ask is a round trip
+   * to the permission backend, which asks the auth backend for the user's ownership again).
+   * Writes and connection reads are always asked afresh.
+   */
   constructor(
     private readonly permissions: PermissionsService,
     registry: PermissionsRegistryService,
+    private readonly cache: { cached: ReadonlyArray<DatabasesInstancePermission>; ttlMs: number; now?: () => number } = { cached: [], ttlMs: 0 },
   ) {
     this.apply = createConditionAuthorizer(
       registry.getPermissionRuleset(databasesInstanceResourceRef),
     );
+  }
+
+  private decide(permission: DatabasesInstancePermission, credentials: BackstageCredentials): Promise<PolicyDecision> {
+    const ask = async () => (await this.permissions.authorizeConditional([{ permission }], { credentials }))[0];
+    const principal = credentials.principal as { type?: string; userEntityRef?: string };
+    if (this.cache.ttlMs <= 0 || principal?.type !== 'user' || !this.cache.cached.some(p => p.name === permission.name)) return ask();
+    const expiresAt = credentials.expiresAt?.getTime();
+    const key = `${permission.name}\n${principal.userEntityRef}\n${expiresAt ?? ''}`;
+    const now = (this.cache.now ?? Date.now)();
+    const hit = this.decisions.get(key);
+    if (hit && hit.until > now) return hit.decision;
+    const decision = ask();
+    this.decisions.set(key, { until: Math.min(now + this.cache.ttlMs, expiresAt ?? Infinity), decision });
+    decision.catch(() => {
+      if (this.decisions.get(key)?.decision === decision) this.decisions.delete(key);
+    });
+    // expired entries go as new ones come; the map stays as large as the users active in a TTL
+    if (this.decisions.size > 1000) {
+      for (const [k, v] of this.decisions) if (v.until <= now) this.decisions.delete(k);
+    }
+    return decision;
   }
 
   /** A predicate saying whether `permission` is granted on a given instance. */
@@ -35,7 +64,7 @@ export class InstanceAuthorizer {
     permission: DatabasesInstancePermission,
     credentials: BackstageCredentials,
   ): Promise<(resource: PortalInstance) => boolean> {
-    const [decision] = await this.permissions.authorizeConditional([{ permission }], { credentials });
+    const decision = await this.decide(permission, credentials);
     if (decision.result === AuthorizeResult.ALLOW) return () => true;
     if (decision.result === AuthorizeResult.DENY) return () => false;
     return resource => this.apply(decision, resource);
