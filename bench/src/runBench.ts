@@ -103,7 +103,7 @@ export async function runBench(options: BenchOptions, out: BenchOutput): Promise
     let backstage: BackstageProcess | undefined;
     try {
       const t0 = performance.now();
-      const instances = populate(cluster.emulator, templates, { count: size });
+      const instances = populate(cluster.emulator, templates, { count: size, backdate: ms => cluster.setClockBack(ms) });
       out.log(`size ${size}: populated the emulator in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
       const bundleMs = bundle ? await cluster.timeBundleStartup(bundle) : Number.NaN;
       apiserver = await cluster.startApiserver({ cpuProfileDir: options.cpuProfileDir });

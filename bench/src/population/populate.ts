@@ -13,6 +13,17 @@ export interface PopulateOptions {
   namespaces?: number;
   /** …and over this many catalog components (`component-0` …), 20 instances each at 10,000. */
   components?: number;
+  /**
+   * Sets how far back the emulator's clock is while one instance's objects are written (0 at the
+   * end): instances are given ages from 1 hour to 30 days, as a fleet of databases has.
+   */
+  backdate?: (ms: number) => void;
+}
+
+/** An instance's age: from 1 hour to 30 days, spread evenly and deterministically. */
+export function instanceAgeMs(i: number): number {
+  const minutes = 30 * 24 * 60 - 60;
+  return 3_600_000 + ((i * 7919) % minutes) * 60_000;
 }
 
 /** One instance written to the emulator. */
@@ -96,6 +107,7 @@ export function populate(emulator: KubeEmulator, templates: Template[], options:
     const namespace = benchNamespace(i % namespaces);
     const name = `${t.variant.id.replace(/-(ready|degraded|provisioning|updating|failed|pending)$/, '')}-${i}`;
     const component = `component-${i % components}`;
+    options.backdate?.(instanceAgeMs(i));
     const text = textOf(t);
     const object = stamp(text.object, t, name, namespace);
     object.metadata.labels = { ...object.metadata.labels, [COMPONENT_LABEL]: component };
@@ -115,5 +127,6 @@ export function populate(emulator: KubeEmulator, templates: Template[], options:
     });
     out.push({ namespace, name, template: t, component });
   });
+  options.backdate?.(0);
   return out;
 }

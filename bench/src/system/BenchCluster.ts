@@ -23,24 +23,36 @@ export class BenchCluster {
     readonly emulator: KubeEmulator,
     readonly dir: string,
     private readonly apiserverBase: Options,
+    private readonly clock: { backMs: number },
   ) {}
+
+  /** Moves the emulator's clock `ms` into the past (0: the present), for the objects written next. */
+  setClockBack(ms: number): void {
+    this.clock.backMs = ms;
+  }
 
   static async start(): Promise<BenchCluster> {
     const dir = await mkdtemp(path.join(tmpdir(), 'dbaas-bench-'));
-    const emulator = await KubeEmulator.start({ operators: false });
+    const clock = { backMs: 0 };
+    const emulator = await KubeEmulator.start({ operators: false, now: () => new Date(Date.now() - clock.backMs) });
     const serving = await emulator.issueExtensionServingCert('api', 'dbaas-system');
     await writeFile(path.join(dir, 'tls.crt'), serving.certPem);
     await writeFile(path.join(dir, 'tls.key'), serving.keyPem);
     const kubeconfig = path.join(dir, 'apiserver.kubeconfig');
     await emulator.writeKubeconfig(kubeconfig, { token: 'dbaas-apiserver-token' });
-    return new BenchCluster(emulator, dir, {
-      ...defaultOptions(),
-      securePort: 0,
-      bindAddress: '127.0.0.1',
-      kubeconfig,
-      tlsCertFile: path.join(dir, 'tls.crt'),
-      tlsKeyFile: path.join(dir, 'tls.key'),
-    });
+    return new BenchCluster(
+      emulator,
+      dir,
+      {
+        ...defaultOptions(),
+        securePort: 0,
+        bindAddress: '127.0.0.1',
+        kubeconfig,
+        tlsCertFile: path.join(dir, 'tls.crt'),
+        tlsKeyFile: path.join(dir, 'tls.key'),
+      },
+      clock,
+    );
   }
 
   /** Starts an apiserver process against the emulator (not waiting for readiness). */

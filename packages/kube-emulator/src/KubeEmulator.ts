@@ -60,6 +60,8 @@ export interface KubeEmulatorOptions {
    */
   heartbeatMs?: number;
   log?: (message: string, fields?: Record<string, unknown>) => void;
+  /** The clock of the store's timestamps (creation, status updates); the benchmark backdates objects with it. */
+  now?: () => Date;
 }
 
 /** An extension API server to register behind the aggregation layer. */
@@ -100,6 +102,7 @@ export class KubeEmulator {
     const certs = await createCertificates();
     const authConfig = await loadAuthConfig(options.authConfigPath ?? DEFAULT_AUTH_CONFIG_PATH);
     const store = new MemoryObjectStore({
+      now: options.now,
       onSubscriberError: err => log('Store subscriber failed', { error: String(err) }),
     });
     const authenticator = new EmulatorAuthenticator({ clientCaPem: certs.clientCa.certPem, config: authConfig });
