@@ -4,7 +4,7 @@ import { adapters as allAdapters } from '../../adapters/registry';
 import { createApp, type CreateAppOptions, type DatabasesApp } from '../createApp';
 import type { Readiness } from '../health';
 import type { Logger } from '../logger';
-import { startServer, type RunningServer } from '../startServer';
+import { startServer, type RunningServer, type ServerTimeouts } from '../startServer';
 import { testServingCert } from './certs';
 import { FakeAuthenticator, FakeAuthorizer } from './FakeAuth';
 import { FakeInstanceStore } from './FakeInstanceStore';
@@ -76,7 +76,7 @@ export interface WatchStream {
  */
 export async function startTestServer(
   overrides: Partial<CreateAppOptions> = {},
-  extra: { policy?: PolicyChecker } = {},
+  extra: { policy?: PolicyChecker; timeouts?: Partial<ServerTimeouts> } = {},
 ): Promise<TestServer> {
   const store = new FakeInstanceStore();
   const writer = new FakeKubeWriter(store, allAdapters);
@@ -95,7 +95,7 @@ export async function startTestServer(
     ...overrides,
   });
   const cert = testServingCert();
-  const server = await startServer({ app, tls: cert, port: 0, host: '127.0.0.1' });
+  const server = await startServer({ app, tls: cert, port: 0, host: '127.0.0.1', timeouts: extra.timeouts });
   const agent = new https.Agent({ ca: cert.cert, keepAlive: true });
 
   const open = (path: string, init: RequestInit = {}) =>
