@@ -13,6 +13,7 @@ import type {
   PortalInstance,
 } from '@internal/plugin-databases-common';
 import { databasesInstanceResourceRef } from './rules';
+import { SignInMemo } from '../identity/SignInMemo';
 
 /**
  * Applies Backstage permission decisions to instances in memory: one conditional decision per
@@ -20,7 +21,7 @@ import { databasesInstanceResourceRef } from './rules';
  */
 export class InstanceAuthorizer {
   private readonly apply: (decision: PolicyDecision, resource: PortalInstance | undefined) => boolean;
-  private readonly decisions = new Map<string, { until: number; decision: Promise<PolicyDecision> }>();
+  private readonly decisions: SignInMemo<PolicyDecision>;
 
   /**
    * `cached` names the permissions whose decisions are reused per sign-in for `ttlMs` (the read
@@ -36,27 +37,13 @@ export class InstanceAuthorizer {
     this.apply = createConditionAuthorizer(
       registry.getPermissionRuleset(databasesInstanceResourceRef),
     );
+    this.decisions = new SignInMemo({ ttlMs: cache.ttlMs, now: cache.now });
   }
 
   private decide(permission: DatabasesInstancePermission, credentials: BackstageCredentials): Promise<PolicyDecision> {
     const ask = async () => (await this.permissions.authorizeConditional([{ permission }], { credentials }))[0];
-    const principal = credentials.principal as { type?: string; userEntityRef?: string };
-    if (this.cache.ttlMs <= 0 || principal?.type !== 'user' || !this.cache.cached.some(p => p.name === permission.name)) return ask();
-    const expiresAt = credentials.expiresAt?.getTime();
-    const key = `${permission.name}\n${principal.userEntityRef}\n${expiresAt ?? ''}`;
-    const now = (this.cache.now ?? Date.now)();
-    const hit = this.decisions.get(key);
-    if (hit && hit.until > now) return hit.decision;
-    const decision = ask();
-    this.decisions.set(key, { until: Math.min(now + this.cache.ttlMs, expiresAt ?? Infinity), decision });
-    decision.catch(() => {
-      if (this.decisions.get(key)?.decision === decision) this.decisions.delete(key);
-    });
-    // expired entries go as new ones come; the map stays as large as the users active in a TTL
-    if (this.decisions.size > 1000) {
-      for (const [k, v] of this.decisions) if (v.until <= now) this.decisions.delete(k);
-    }
-    return decision;
+    if (this.cache.ttlMs <= 0 || !this.cache.cached.some(p => p.name === permission.name)) return ask();
+    return this.decisions.get(credentials, permission.name, ask);
   }
 
   /** A predicate saying whether `permission` is granted on a given instance. */
