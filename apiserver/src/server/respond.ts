@@ -87,10 +87,12 @@ export async function sendPieces(
   }
   let length = body ? given[0].length + body.bytes + given[given.length - 1].length : 0;
   if (!body) for (const piece of given) length += piece.length;
-  const cachedGzip = gzip && length > GZIP_THRESHOLD_BYTES ? body?.gzipped() : undefined;
-  if (gzip && length > GZIP_THRESHOLD_BYTES && (!body || cachedGzip)) {
+  // a cached body says itself whether its gzip is ready enough to send (ListBody.gzipped)
+  const worthIt = gzip && length > GZIP_THRESHOLD_BYTES;
+  const bodyGzip = worthIt ? body?.gzipped() : undefined;
+  if (worthIt && (!body || bodyGzip)) {
     const members = body
-      ? [gzipSync(given[0]), ...(await cachedGzip!), gzipSync(given[given.length - 1])]
+      ? [gzipSync(given[0]), ...(await bodyGzip!), gzipSync(given[given.length - 1])]
       : await sharedGzipBlocks.compress(given);
     if (res.destroyed) return;
     let compressed = 0;

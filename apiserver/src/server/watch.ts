@@ -56,7 +56,7 @@ const recentLines: Array<{ bytes: Buffer; type: string; chunk: WatchChunk }> = [
 function eventLine(type: string, bytes: Buffer): WatchChunk {
   const hit = recentLines.find(l => l.bytes === bytes && l.type === type);
   if (hit) return hit.chunk;
-  const chunk = watchChunk(Buffer.concat([Buffer.from(`{"type":"${type}","object":`), bytes, NEWLINE_CLOSE]));
+  const chunk = watchChunk(`{"type":"${type}","object":`, bytes, NEWLINE_CLOSE);
   recentLines.unshift({ bytes, type, chunk });
   recentLines.length = Math.min(recentLines.length, 4);
   return chunk;

@@ -14,12 +14,14 @@ export interface WatchChunk {
   line: Buffer;
 }
 
-/** Frames `line` (which ends with its newline) as one chunk. */
-export function watchChunk(line: Buffer | string): WatchChunk {
-  const body = typeof line === 'string' ? Buffer.from(line) : line;
-  const head = Buffer.from(`${body.length.toString(16)}\r\n`);
-  const framed = Buffer.concat([head, body, CRLF]);
-  return { framed, line: framed.subarray(head.length, head.length + body.length) };
+/** Frames the line made of `parts` (the last ends with its newline) as one chunk, in one copy. */
+export function watchChunk(...parts: Array<Buffer | string>): WatchChunk {
+  const bodies = parts.map(p => (typeof p === 'string' ? Buffer.from(p) : p));
+  let length = 0;
+  for (const b of bodies) length += b.length;
+  const head = Buffer.from(`${length.toString(16)}\r\n`);
+  const framed = Buffer.concat([head, ...bodies, CRLF]);
+  return { framed, line: framed.subarray(head.length, head.length + length) };
 }
 
 /**
