@@ -3,6 +3,15 @@ import http2 from 'node:http2';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { lineReader } from './lineReader';
 
+/** Resolves when the response ends, its connection closes, or it fails. */
+function whenClosed(stream: NodeJS.EventEmitter): Promise<void> {
+  return new Promise<void>(done => {
+    stream.once('close', done);
+    stream.once('end', done);
+    stream.once('error', () => done());
+  });
+}
+
 /** Options of {@link openWatch}. */
 export interface WatchStreamOptions {
   url: URL;
@@ -42,11 +51,7 @@ export function openWatch(o: WatchStreamOptions): Promise<WatchStream> {
           response.resume();
           return;
         }
-        const closed = new Promise<void>(done => {
-          response.once('close', done);
-          response.once('end', done);
-          response.once('error', () => done());
-        });
+        const closed = whenClosed(response);
         if (o.neverRead) {
           response.pause();
           response.socket.pause();
@@ -96,11 +101,7 @@ export function openWatchH2(o: H2WatchOptions): Promise<WatchStream> {
         stream.close();
         return;
       }
-      const closed = new Promise<void>(done => {
-        stream.once('close', done);
-        stream.once('end', done);
-        stream.once('error', () => done());
-      });
+      const closed = whenClosed(stream);
       if (o.neverRead) stream.pause();
       else stream.on('data', lines.read);
       resolve({

@@ -63,6 +63,29 @@ function lineHandler(set: StreamSet, index: number) {
   };
 }
 
+/** Opens `n` streams into `set`, `size` at a time; `open(i)` opens the i-th. */
+async function openInBatches(set: StreamSet, n: number, size: number, open: (i: number) => Promise<WatchStream | EventStream>) {
+  for (let i = 0; i < n; i += size) {
+    set.streams.push(...(await Promise.all(Array.from({ length: Math.min(size, n - i) }, (_, j) => open(i + j)))));
+  }
+}
+
+/**
+ * An HTTP/2 connection with the flow-control windows of Go's transport (golang.org/x/net/http2:
+ * 4 MiB a stream, 1 GiB the connection), which the aggregator uses; Node's 64 KiB connection
+ * window would make a change to 1,000 watches wait for ~40 window updates.
+ */
+async function connectLikeGo(target: HttpsClientOptions): Promise<http2.ClientHttp2Session> {
+  const session = http2.connect(target.baseUrl, { ca: target.ca, cert: target.cert, key: target.key, settings: { initialWindowSize: 4 << 20 } });
+  session.on('error', () => {});
+  await new Promise<void>((resolve, reject) => {
+    session.once('connect', () => resolve());
+    session.once('error', reject);
+  });
+  session.setLocalWindowSize(1 << 30);
+  return session;
+}
+
 const ops: Record<string, (args: any) => Promise<unknown>> = {
   /** Times iterations (each the sum of its requests' times); the first `warmup` are dropped. */
   async timeIterations(args: { target: HttpsClientOptions; iterations: PlannedRequest[][]; warmup: number }) {
@@ -124,58 +147,20 @@ const ops: Record<string, (args: any) => Promise<unknown>> = {
     const set: StreamSet = { streams: [], arrivals: new Map() };
     const id = nextSet++;
     streamSets.set(id, set);
+    const neverRead = (i: number) => !!args.neverReadLast && i === args.n - 1;
     if (args.streamsPerConnection) {
       const per = args.streamsPerConnection;
-      set.sessions = [];
-      for (let i = 0; i < args.n; i += per) {
-        // flow-control windows of Go's HTTP/2 transport (golang.org/x/net/http2: 4 MiB a stream,
-        // 1 GiB the connection), which the aggregator uses; Node's 64 KiB connection window would
-        // make a change to 1,000 watches wait for ~40 window updates
-        const session = http2.connect(args.target.baseUrl, {
-          ca: args.target.ca,
-          cert: args.target.cert,
-          key: args.target.key,
-          settings: { initialWindowSize: 4 << 20 },
-        });
-        session.on('error', () => {});
-        await new Promise<void>((resolve, reject) => {
-          session.once('connect', () => resolve());
-          session.once('error', reject);
-        });
-        session.setLocalWindowSize(1 << 30);
-        set.sessions.push(session);
-        const batch = await Promise.all(
-          Array.from({ length: Math.min(per, args.n - i) }, (_, j) =>
-            openWatchH2({
-              session,
-              path: args.path,
-              headers: args.target.headers,
-              neverRead: args.neverReadLast && i + j === args.n - 1,
-              onLine: lineHandler(set, i + j),
-            }),
-          ),
-        );
-        set.streams.push(...batch);
-      }
+      set.sessions = await Promise.all(Array.from({ length: Math.ceil(args.n / per) }, () => connectLikeGo(args.target)));
+      await openInBatches(set, args.n, per, i =>
+        openWatchH2({ session: set.sessions![Math.floor(i / per)], path: args.path, headers: args.target.headers, neverRead: neverRead(i), onLine: lineHandler(set, i) }),
+      );
       return id;
     }
     set.agent = new https.Agent({ keepAlive: false, maxSockets: Infinity, ca: args.target.ca, cert: args.target.cert, key: args.target.key });
     const url = new URL(`${args.target.baseUrl}${args.path}`);
-    const parallel = args.parallel ?? 50;
-    for (let i = 0; i < args.n; i += parallel) {
-      const batch = await Promise.all(
-        Array.from({ length: Math.min(parallel, args.n - i) }, (_, j) =>
-          openWatch({
-            url,
-            agent: set.agent!,
-            headers: args.target.headers,
-            neverRead: args.neverReadLast && i + j === args.n - 1,
-            onLine: lineHandler(set, i + j),
-          }),
-        ),
-      );
-      set.streams.push(...batch);
-    }
+    await openInBatches(set, args.n, args.parallel ?? 50, i =>
+      openWatch({ url, agent: set.agent!, headers: args.target.headers, neverRead: neverRead(i), onLine: lineHandler(set, i) }),
+    );
     return id;
   },
   /** Opens `n` server-sent-event streams over plain HTTP (the Backstage backend). */
@@ -183,15 +168,9 @@ const ops: Record<string, (args: any) => Promise<unknown>> = {
     const set: StreamSet = { streams: [], arrivals: new Map() };
     const id = nextSet++;
     streamSets.set(id, set);
-    const parallel = args.parallel ?? 50;
-    for (let i = 0; i < args.n; i += parallel) {
-      const batch = await Promise.all(
-        Array.from({ length: Math.min(parallel, args.n - i) }, (_, j) =>
-          openEventStream({ url: new URL(args.url), headers: args.headers, onLine: lineHandler(set, i + j) }),
-        ),
-      );
-      set.streams.push(...batch);
-    }
+    await openInBatches(set, args.n, args.parallel ?? 50, i =>
+      openEventStream({ url: new URL(args.url), headers: args.headers, onLine: lineHandler(set, i) }),
+    );
     return id;
   },
   /** Starts a round: from now on, the first line containing `needle` on each stream is timed. */
