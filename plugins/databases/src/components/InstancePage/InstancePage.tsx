@@ -36,7 +36,7 @@ import {
 } from '@material-ui/core';
 import { Alert, AlertTitle } from '@material-ui/lab';
 import ExpandMoreIcon from '@material-ui/icons/ExpandMore';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { databasesApiRef, InstanceRef } from '../../api/types';
 import { useBasePath } from '../../hooks/useBasePath';
 import { useDatabasesEvents } from '../../hooks/useDatabasesEvents';
@@ -78,9 +78,14 @@ export function InstancePage(props: { instanceRef: InstanceRef }) {
   const remove = usePermission({ permission: databasesInstanceDeletePermission, resourceRef });
   const connection = usePermission({ permission: databasesInstanceConnectionReadPermission, resourceRef });
 
+  // Events of this instance seen so far: a load that an event overtook must not put back the
+  // older state it read (the stream delivers every later change, so the event is never behind).
+  const eventsSeen = useRef(0);
   const load = useCallback(async () => {
     try {
-      setItem(await api.getInstance(instanceRef));
+      const seen = eventsSeen.current;
+      const loaded = await api.getInstance(instanceRef);
+      if (eventsSeen.current === seen) setItem(loaded);
       setError(undefined);
     } catch (e) {
       setError(e);
@@ -117,6 +122,7 @@ export function InstancePage(props: { instanceRef: InstanceRef }) {
       if (event.cluster !== instanceRef.cluster || m.namespace !== instanceRef.namespace || m.name !== instanceRef.name) {
         return;
       }
+      eventsSeen.current++;
       if (event.type === 'DELETED') setDeleted(true);
       else setItem({ cluster: event.cluster, instance: event.instance });
       if (event.transition) setTransitions(t => [...t, event.transition!]);
