@@ -8,7 +8,8 @@
 import https from 'node:https';
 import { epochNow } from './epochNow';
 import { HttpsClient, type HttpsClientOptions } from './HttpsClient';
-import http2 from 'node:http2';
+import type http2 from 'node:http2';
+import { connectLikeGo } from './connectLikeGo';
 import { openWatch, openWatchH2, type WatchStream } from './WatchStream';
 import { openEventStream, type EventStream } from './EventStream';
 
@@ -70,22 +71,6 @@ async function openInBatches(set: StreamSet, n: number, size: number, open: (i: 
   }
 }
 
-/**
- * An HTTP/2 connection with the flow-control windows of Go's transport (golang.org/x/net/http2:
- * 4 MiB a stream, 1 GiB the connection), which the aggregator uses; Node's 64 KiB connection
- * window would make a change to 1,000 watches wait for ~40 window updates.
- */
-async function connectLikeGo(target: HttpsClientOptions): Promise<http2.ClientHttp2Session> {
-  const session = http2.connect(target.baseUrl, { ca: target.ca, cert: target.cert, key: target.key, settings: { initialWindowSize: 4 << 20 } });
-  session.on('error', () => {});
-  await new Promise<void>((resolve, reject) => {
-    session.once('connect', () => resolve());
-    session.once('error', reject);
-  });
-  session.setLocalWindowSize(1 << 30);
-  return session;
-}
-
 const ops: Record<string, (args: any) => Promise<unknown>> = {
   /** Times iterations (each the sum of its requests' times); the first `warmup` are dropped. */
   async timeIterations(args: { target: HttpsClientOptions; iterations: PlannedRequest[][]; warmup: number }) {
@@ -108,7 +93,7 @@ const ops: Record<string, (args: any) => Promise<unknown>> = {
       JSON.stringify(value);
       if (i >= args.warmup) out.push(performance.now() - started);
     }
-    return { ms: out, bytes: res.bytes, wireBytes: res.wireBytes, count: Array.isArray(value) ? value.length : (value.rows ?? value.items ?? []).length };
+    return { ms: out, bytes: res.bytes, wireBytes: res.wireBytes, protocol: res.protocol, count: Array.isArray(value) ? value.length : (value.rows ?? value.items ?? []).length };
   },
   /** One request, its status and (JSON) body. */
   async fetch(args: { target: HttpsClientOptions; request: PlannedRequest }) {

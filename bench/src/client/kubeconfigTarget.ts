@@ -25,5 +25,7 @@ export function kubeconfigTarget(file: string): HttpsClientOptions {
     cert: dataOrFile(user['client-certificate-data'], user['client-certificate']),
     key: dataOrFile(user['client-key-data'], user['client-key']),
     headers: user.token ? { Authorization: `Bearer ${user.token}` } : {},
+    // kubectl offers h2; kube-apiserver takes it
+    protocol: 'negotiate',
   };
 }

@@ -38,7 +38,9 @@ export async function listFigures(ctx: SizeContext): Promise<Figure[]> {
   const api = ctx.cluster.apiserverTarget(ctx.apiserver.port);
   const base = baseline(ctx);
   const figures: Figure[] = [];
-  // the issue sets absolute times at 10,000; ratios hold at every size
+  // The issue sets every list target at 10,000. Elsewhere the figures are context: at 1,000 a
+  // request's fixed costs (a round trip of an empty list is ~1 ms here) are half of what
+  // JSON.stringify takes for the whole Table, so a ratio there measures the round trip.
   const at10k = size === 10_000;
 
   // The baseline must hold the same objects, or its ratio means nothing.
@@ -83,16 +85,25 @@ export async function listFigures(ctx: SizeContext): Promise<Figure[]> {
       warmup: it.warmup,
     });
     const plain = summarize(plainMs);
+    // the same over HTTP/1.1 (a client that does not offer h2): context, no target
+    const h1Ms: number[] = await client.call('timeIterations', {
+      target: { ...api, protocol: 'http/1.1' },
+      iterations: repeat([request], it.warmup + it.large),
+      warmup: it.warmup,
+    });
+    const h1 = summarize(h1Ms);
     const mib = (n: number) => (n / 1048576).toFixed(1);
     figures.push(
       makeFigure(`list -A ${format} p50`, size, s.p50, 'ms', at10k ? { op: '<=', value: 30 } : undefined,
-        `${mib(strung.bytes)} MiB (${mib(strung.wireBytes)} MiB gzip, asked for as client-go does, decompressed in the timing) over HTTPS as the aggregation layer calls (front-proxy cert, X-Remote-User carol); n=${s.n}`),
+        `${mib(strung.bytes)} MiB (${mib(strung.wireBytes)} MiB gzip, asked for as client-go does, decompressed in the timing) over ${strung.protocol === 'h2' ? 'HTTP/2' : 'HTTP/1.1'} as the aggregation layer calls (front-proxy cert, X-Remote-User carol); n=${s.n}`),
+      makeFigure(`list -A ${format} p50, HTTP/1.1`, size, h1.p50, 'ms', undefined,
+        `gzip asked for; one keep-alive HTTPS/1.1 connection (a client that does not offer h2); p99 ${h1.p99.toFixed(1)} ms`),
       makeFigure(`list -A ${format} p50, uncompressed`, size, plain.p50, 'ms', undefined,
         `no Accept-Encoding (kubectl --disable-compression); p99 ${plain.p99.toFixed(1)} ms`),
       makeFigure(`list -A ${format} p99`, size, s.p99, 'ms', at10k ? { op: '<=', value: 80 } : undefined),
-      makeFigure(`list -A ${format} / JSON.stringify(same items)`, size, s.p50 / stringify.p50, 'ratio', { op: '<=', value: 0.5 },
-        `p50 ${s.p50.toFixed(1)} ms vs JSON.stringify p50 ${stringify.p50.toFixed(1)} ms in the client process`),
-      makeFigure(`list -A ${format} / direct operator lists`, size, s.p50 / baseStats.p50, 'ratio', comparable ? { op: '<=', value: 1.0 } : undefined,
+      makeFigure(`list -A ${format} / JSON.stringify(same items)`, size, s.p50 / stringify.p50, 'ratio', at10k ? { op: '<=', value: 0.5 } : undefined,
+        `p50 ${s.p50.toFixed(1)} ms vs JSON.stringify p50 ${stringify.p50.toFixed(1)} ms in the client process${at10k ? '' : ' (context: the target is set at 10,000)'}`),
+      makeFigure(`list -A ${format} / direct operator lists`, size, s.p50 / baseStats.p50, 'ratio', comparable && at10k ? { op: '<=', value: 1.0 } : undefined,
         comparable ? `p50 vs baseline p50 ${baseStats.p50.toFixed(1)} ms` : `baseline holds ${baselineItems} objects, not ${size}: no verdict`),
     );
   }

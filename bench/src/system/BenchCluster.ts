@@ -76,13 +76,16 @@ export class BenchCluster {
       cert: frontProxyClient.certPem,
       key: frontProxyClient.keyPem,
       headers: { 'X-Remote-User': who.user, 'X-Remote-Group': who.groups },
+      // the aggregator offers h2 and keeps one pooled connection
+      protocol: 'negotiate',
     };
   }
 
   /** How to reach the emulator (the baseline's kube-apiserver) with the admin client certificate. */
   emulatorTarget(): HttpsClientOptions {
     const { admin, clusterCa } = this.emulator.certs;
-    return { baseUrl: this.emulator.url, ca: clusterCa.certPem, cert: admin.certPem, key: admin.keyPem };
+    // as kubectl connects: the emulator answers HTTP/1.1, a real kube-apiserver HTTP/2
+    return { baseUrl: this.emulator.url, ca: clusterCa.certPem, cert: admin.certPem, key: admin.keyPem, protocol: 'negotiate' };
   }
 
   /** An in-process client of the apiserver, for untimed calls. */

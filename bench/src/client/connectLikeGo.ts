@@ -1,0 +1,59 @@
+import http2 from 'node:http2';
+import tls from 'node:tls';
+
+/** Where and how to connect (a subset of HttpsClientOptions, to avoid a cycle). */
+export interface TlsTarget {
+  baseUrl: string;
+  ca?: string;
+  cert?: string;
+  key?: string;
+}
+
+/**
+ * The settings of Go's HTTP/2 transport (golang.org/x/net/http2, as kube-apiserver's aggregator
+ * and client-go use it): 4 MiB a stream, 1 GiB the connection (set after connecting), frames up
+ * to 1 MiB. Node's defaults (64 KiB windows, 16 KiB frames) would time Node's flow control:
+ * a 6 MiB list would wait for a hundred window updates.
+ */
+const GO_SETTINGS: http2.Settings = { initialWindowSize: 4 << 20, maxFrameSize: 1 << 20 };
+const GO_CONNECTION_WINDOW = 1 << 30;
+
+/** An HTTP/2 connection as Go's transport opens it, over `socket` when given (ALPN already `h2`). */
+export async function connectLikeGo(target: TlsTarget, socket?: tls.TLSSocket): Promise<http2.ClientHttp2Session> {
+  const session = http2.connect(target.baseUrl, {
+    ca: target.ca,
+    cert: target.cert,
+    key: target.key,
+    settings: GO_SETTINGS,
+    ...(socket ? { createConnection: () => socket } : {}),
+  });
+  session.on('error', () => {});
+  await new Promise<void>((resolve, reject) => {
+    session.once('connect', () => resolve());
+    session.once('error', reject);
+  });
+  session.setLocalWindowSize(GO_CONNECTION_WINDOW);
+  return session;
+}
+
+/**
+ * Opens a TLS connection offering `h2` and `http/1.1`, as Go's client does, and says which the
+ * server chose: an apiserver that speaks HTTP/2 is called over it, one that does not (the
+ * emulator) over HTTP/1.1.
+ */
+export function negotiate(target: TlsTarget): Promise<{ protocol: string; socket: tls.TLSSocket }> {
+  const url = new URL(target.baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect({
+      host: url.hostname,
+      port: Number(url.port || 443),
+      servername: url.hostname === '127.0.0.1' || url.hostname === '::1' ? undefined : url.hostname,
+      ca: target.ca,
+      cert: target.cert,
+      key: target.key,
+      ALPNProtocols: ['h2', 'http/1.1'],
+    });
+    socket.once('secureConnect', () => resolve({ protocol: socket.alpnProtocol || 'http/1.1', socket }));
+    socket.once('error', reject);
+  });
+}
