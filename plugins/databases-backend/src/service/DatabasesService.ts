@@ -88,9 +88,7 @@ export class DatabasesService {
     } else {
       mayRead = ns => this.canRead(as, cluster, ns, 'list');
     }
-    const candidates = watcher
-      .instances()
-      .filter(i => labels.every(([k, v]) => i.metadata.labels?.[k] === v));
+    const candidates = watcher.withLabels(labels);
     const namespaces = [...new Set(candidates.map(i => i.metadata.namespace ?? ''))];
     const allowed = new Set<string>();
     await Promise.all(namespaces.map(async ns => (await mayRead(ns)) && allowed.add(ns)));

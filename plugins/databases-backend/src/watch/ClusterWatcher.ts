@@ -4,6 +4,7 @@ import type { KubeClusterClient } from '../kube/KubeClusterClient';
 import { KubeRequestError } from '../kube/KubeRequestError';
 import type { InstanceChange, WatchListener } from './types';
 import { INSTANCES_PATH } from '../kube/paths';
+import { LabelIndex } from './LabelIndex';
 
 const keyOf = (i: DatabaseInstance) => `${i.metadata.namespace}/${i.metadata.name}`;
 
@@ -23,6 +24,7 @@ export interface ClusterWatcherOptions {
  */
 export class ClusterWatcher {
   private readonly cache = new Map<string, DatabaseInstance>();
+  private readonly labels = new LabelIndex();
   private healthy: boolean | undefined;
   private message: string | undefined;
   private readonly abort = new AbortController();
@@ -53,6 +55,12 @@ export class ClusterWatcher {
   /** Instances currently known (empty until the first list succeeded). */
   instances(): DatabaseInstance[] {
     return [...this.cache.values()];
+  }
+
+  /** Instances having every `label=value` pair; all of them when `pairs` is empty. */
+  withLabels(pairs: ReadonlyArray<readonly [string, string]>): DatabaseInstance[] {
+    if (pairs.length === 0) return this.instances();
+    return this.labels.keysWith(pairs).map(key => this.cache.get(key)!);
   }
 
   get(namespace: string, name: string): DatabaseInstance | undefined {
@@ -102,10 +110,12 @@ export class ClusterWatcher {
     if (type === 'DELETED') {
       if (!previous) return;
       this.cache.delete(key);
+      this.labels.delete(key);
       this.emit({ type, cluster: this.cluster, instance, previous });
       return;
     }
     this.cache.set(key, instance);
+    this.labels.set(key, instance.metadata.labels);
     this.emit({ type: previous ? 'MODIFIED' : 'ADDED', cluster: this.cluster, instance, previous });
   }
 
