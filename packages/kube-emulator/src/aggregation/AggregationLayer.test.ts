@@ -7,8 +7,10 @@ import {
   it,
 } from '@jest/globals';
 import http from 'node:http';
+import http2 from 'node:http2';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { UserInfo } from '../api/types';
 import {
@@ -33,6 +35,7 @@ const GROUP = 'dbaas.platform.dev';
 const GV = `/apis/${GROUP}/v1alpha1`;
 
 interface Seen {
+  httpVersion: string;
   method: string;
   url: string;
   headers: Record<string, string[]>;
@@ -41,32 +44,53 @@ interface Seen {
   body: string;
 }
 
-/** The extension apiserver stand-in: records what it receives, serves a few behaviours by path. */
+/** Request headers by name, every line kept (HTTP/2 requests have no `headersDistinct`). */
+function distinct(req: http.IncomingMessage): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i].toLowerCase();
+    if (!name.startsWith(':')) (out[name] ??= []).push(req.rawHeaders[i + 1]);
+  }
+  return out;
+}
+
+/**
+ * The extension apiserver stand-in: records what it receives, serves a few behaviours by path.
+ * With `h2` it offers HTTP/2 (and HTTP/1.1) as our apiserver does.
+ */
 class Backend {
   seen: Seen[] = [];
   discoveryStatus = 200;
   closedStreams = 0;
   releaseStream?: () => void;
-  server!: https.Server;
+  server!: https.Server | http2.Http2SecureServer;
   port = 0;
+  private readonly sockets = new Set<Socket>();
+
+  constructor(private readonly h2: boolean) {}
 
   async start(serving: PemKeyPair, frontProxyCa: PemKeyPair): Promise<void> {
-    this.server = https.createServer(
-      {
-        cert: serving.certPem,
-        key: serving.keyPem,
-        requestCert: true,
-        rejectUnauthorized: false,
-        ca: frontProxyCa.certPem,
-      },
-      (req, res) => void this.handle(req, res),
-    );
+    const options = {
+      cert: serving.certPem,
+      key: serving.keyPem,
+      requestCert: true,
+      rejectUnauthorized: false,
+      ca: frontProxyCa.certPem,
+    };
+    const handler = (req: http.IncomingMessage, res: http.ServerResponse) => void this.handle(req, res);
+    this.server = this.h2
+      ? http2.createSecureServer({ ...options, allowHTTP1: true }, handler as any)
+      : https.createServer(options, handler);
+    this.server.on('secureConnection', (s: Socket) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
     await new Promise<void>(r => this.server.listen(0, '127.0.0.1', r));
     this.port = (this.server.address() as AddressInfo).port;
   }
 
   async close(): Promise<void> {
-    this.server.closeAllConnections();
+    for (const s of this.sockets) s.destroy();
     await new Promise(r => this.server.close(r));
   }
 
@@ -79,9 +103,10 @@ class Backend {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     this.seen.push({
+      httpVersion: req.httpVersion,
       method: req.method ?? '',
       url: req.url ?? '',
-      headers: req.headersDistinct as Record<string, string[]>,
+      headers: distinct(req),
       peerCN: String(socket.getPeerCertificate()?.subject?.CN ?? ''),
       peerVerified: socket.authorized,
       body: Buffer.concat(chunks).toString(),
@@ -167,7 +192,10 @@ function service(
   };
 }
 
-describe('AggregationLayer', () => {
+describe.each([
+  ['an HTTP/1.1 extension', false],
+  ['an HTTP/2 extension', true],
+])('AggregationLayer with %s', (_kind, h2) => {
   let certs: EmulatorCertificateSet;
   let store: FakeObjectStore;
   let layer: AggregationLayer;
@@ -185,7 +213,7 @@ describe('AggregationLayer', () => {
       ['api.dbaas-system.svc', 'localhost'],
       ['127.0.0.1'],
     );
-    backend = new Backend();
+    backend = new Backend(h2);
     await backend.start(serving, certs.frontProxyCa);
     store = new FakeObjectStore();
     store.create(
@@ -320,6 +348,8 @@ describe('AggregationLayer', () => {
     expect(res.status).toBe(201);
     expect(res.headers['x-backend']).toBe('yes');
     const seen = backend.last(`${GV}/namespaces/team-a`)!;
+    // kube-aggregator dials with ALPN h2,http/1.1: an extension that offers HTTP/2 gets it
+    expect(seen.httpVersion).toBe(h2 ? '2.0' : '1.1');
     expect(seen.url).toBe(
       `${GV}/namespaces/team-a/databaseinstances/a%3Ab?a=x+y&b=2&watch=0`,
     );
@@ -344,24 +374,28 @@ describe('AggregationLayer', () => {
   });
 
   it.each([
-    ['already read by the pipeline', { 'x-test-read-body': '1' }],
-    ['still in the request stream', {}],
-  ])('forwards a request body %s', async (_, extraHeaders) => {
+    ['POST', 'already read by the pipeline', { 'x-test-read-body': '1' }],
+    ['POST', 'still in the request stream', {}],
+    // kubectl delete sends DeleteOptions; Node's HTTP/2 client ends a DELETE stream unless told
+    ['DELETE', 'already read by the pipeline', { 'x-test-read-body': '1' }],
+    ['DELETE', 'still in the request stream', {}],
+  ])('forwards a %s body %s', async (method, _, extraHeaders) => {
     user = { username: 'alice', groups: ['system:authenticated'] };
     const body = JSON.stringify({
-      metadata: { name: `db-${Object.keys(extraHeaders).length}` },
+      metadata: { name: `db-${method}-${Object.keys(extraHeaders).length}` },
     });
     const res = await request(
       `${front.url}${GV}/namespaces/team-a/databaseinstances`,
       {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...extraHeaders },
+        method,
+        // as kubectl sends it (Node's client would send a DELETE body unframed)
+        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...extraHeaders },
         body,
       },
     );
     expect(res.status).toBe(201);
     const seen = backend.last(`${GV}/namespaces/team-a/databaseinstances`)!;
-    expect(seen.method).toBe('POST');
+    expect(seen.method).toBe(method);
     expect(seen.body).toBe(body);
     expect(seen.headers['content-type']).toEqual(['application/json']);
   });
@@ -546,7 +580,7 @@ describe('AggregationLayer', () => {
 
   it('answers 503 with the proxy error when the extension is down, then marks it unavailable', async () => {
     const serving = await issueServingCert(certs.clusterCa, ['api.down.svc']);
-    const down = new Backend();
+    const down = new Backend(h2);
     await down.start(serving, certs.frontProxyCa);
     const name = 'v1.down.example.com';
     store.create(

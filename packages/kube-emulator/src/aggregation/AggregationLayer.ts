@@ -1,4 +1,6 @@
 import https from 'node:https';
+import type { IncomingHttpHeaders } from 'node:http2';
+import type { Readable, Writable } from 'node:stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import type { AggregationProxy, RequestInfo, UserInfo } from '../api/types';
@@ -13,6 +15,7 @@ import {
 } from './apiService';
 import { backendGet } from './backendGet';
 import { backendTlsOptions } from './backendTls';
+import { BackendConnections, type BackendConnection } from './BackendConnections';
 import { DiscoveryGroup, discoveryGroups } from './discoveryGroups';
 import {
   buildProxyHeaders,
@@ -74,6 +77,16 @@ export function apiServiceNameForPath(path: string): string | undefined {
   return undefined;
 }
 
+/** An HTTP/2 response's headers as `headersDistinct` (pseudo-headers left out). */
+function distinctHeaders(h: IncomingHttpHeaders): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(h)) {
+    if (name.startsWith(':') || value === undefined) continue;
+    out[name] = Array.isArray(value) ? value : [String(value)];
+  }
+  return out;
+}
+
 function isDiscoveryPath(path: string): boolean {
   const segments = path.split('/').filter(Boolean);
   return segments.length === 3 && segments[0] === 'apis';
@@ -84,7 +97,8 @@ function isDiscoveryPath(path: string): boolean {
  * `apiregistration.k8s.io/v1` APIServices in the store; requests under `/apis/<group>/<version>`
  * of an APIService with `spec.service` (and its `/openapi/v3/apis/<group>/<version>` document)
  * are proxied over TLS to the Service (see `resolveServiceTarget` for how a Service becomes an
- * address here) with the front-proxy client certificate and `X-Remote-*` identity headers.
+ * address here) with the front-proxy client certificate and `X-Remote-*` identity headers, over
+ * one pooled HTTP/2 connection when the extension offers `h2`, as kube-aggregator dials.
  * An availability controller probes `GET /apis/<group>/<version>` as `system:kube-aggregator`
  * and writes `status.conditions[Available]`; while that is not True requests get `503`
  * `service unavailable`, as kube-apiserver answers them.
@@ -116,6 +130,8 @@ export class AggregationLayer implements AggregationProxy {
   private watch?: { stop(): void };
   private timer?: NodeJS.Timeout;
   private stopped = false;
+  /** Pooled HTTP/2 connections to the extension servers (a new pool after each start). */
+  private connections = new BackendConnections();
 
   constructor(options: AggregationLayerOptions) {
     this.store = options.store;
@@ -131,6 +147,7 @@ export class AggregationLayer implements AggregationProxy {
   start(): void {
     if (this.watch) return;
     this.stopped = false;
+    this.connections = new BackendConnections();
     for (const obj of this.safeList())
       this.apiServices.set(obj.metadata.name, obj);
     this.watch = this.store.watch(this.store.currentRV(), e => this.onEvent(e));
@@ -149,6 +166,7 @@ export class AggregationLayer implements AggregationProxy {
     this.watch?.stop();
     this.watch = undefined;
     if (this.timer) clearInterval(this.timer);
+    this.connections.closeAll();
     await Promise.allSettled([
       ...this.running.values(),
       ...this.queued.values(),
@@ -247,66 +265,95 @@ export class AggregationLayer implements AggregationProxy {
     }
     const headers = buildProxyHeaders(req, user);
     if (body !== undefined) headers['content-length'] = String(body.length);
+    // a body still to stream keeps its framing: Node's client sends a DELETE's unframed otherwise
+    else if (req.headers['content-length'] !== undefined) headers['content-length'] = req.headers['content-length'];
+    else if (req.headers['transfer-encoding'] !== undefined) headers['transfer-encoding'] = 'chunked';
+    const path = rawPath + encodeQueryLikeGo(url.search);
+    const tlsOptions = backendTlsOptions(spec, target.serverName, this.frontProxy);
+    const connections = this.connections;
 
     await new Promise<void>(resolve => {
-      const upstream = https.request({
-        ...backendTlsOptions(spec, target.serverName, this.frontProxy),
-        host: target.host,
-        port: target.port,
-        method: req.method,
-        path: rawPath + encodeQueryLikeGo(url.search),
-        headers,
-      });
       let timer: NodeJS.Timeout | undefined;
-      if (isDiscoveryPath(url.pathname)) {
-        timer = setTimeout(
-          () =>
-            upstream.destroy(
-              new Error(
-                'Timeout: request did not complete within the allowed duration',
-              ),
-            ),
-          this.discoveryTimeoutMs,
-        );
-      }
+      /** Ends the backend request (the client left, or the discovery timeout fired). */
+      let cancel: ((err?: Error) => void) | undefined;
       const finish = () => {
         if (timer) clearTimeout(timer);
         resolve();
       };
-      // the client went away (e.g. a watch was cancelled): end the backend request too
-      res.on('close', () => {
-        if (!res.writableFinished) upstream.destroy();
-        finish();
-      });
-      upstream.on('error', err => {
+      const fail = (err: Error) => {
         if (!res.headersSent)
-          writePlain(
-            res,
-            503,
-            `error trying to reach service: ${err.message}\n`,
-          );
+          writePlain(res, 503, `error trying to reach service: ${err.message}\n`);
         else res.destroy();
         finish();
+      };
+      if (isDiscoveryPath(url.pathname)) {
+        timer = setTimeout(() => {
+          const err = new Error('Timeout: request did not complete within the allowed duration');
+          if (cancel) cancel(err);
+          else fail(err);
+        }, this.discoveryTimeoutMs);
+      }
+      // the client went away (e.g. a watch was cancelled): end the backend request too
+      res.on('close', () => {
+        if (!res.writableFinished) cancel?.();
+        finish();
       });
-      upstream.on('response', upRes => {
-        const status = upRes.statusCode ?? 502;
-        if (status >= 300 && status <= 399 && upRes.headers.location) {
-          upRes.resume();
+      const relay = (status: number, upHeaders: Record<string, string[]>, upBody: Readable) => {
+        if (status >= 300 && status <= 399 && upHeaders.location) {
+          upBody.resume();
           writePlain(res, 502, REDIRECT_MESSAGE);
           return;
         }
-        res.writeHead(
-          status,
-          responseHeaders(upRes.headersDistinct as Record<string, string[]>),
-        );
+        res.writeHead(status, responseHeaders(upHeaders));
         // watches: send headers now and every chunk as it comes (pipe does not buffer)
         res.flushHeaders();
-        upRes.on('error', () => res.destroy());
-        upRes.pipe(res);
-      });
-      if (body !== undefined) upstream.end(body);
-      else if (req.readableEnded) upstream.end();
-      else req.pipe(upstream);
+        upBody.on('error', () => res.destroy());
+        upBody.pipe(res);
+      };
+      const send = (upstream: Writable) => {
+        if (body !== undefined) upstream.end(body);
+        else if (req.readableEnded) upstream.end();
+        else req.pipe(upstream);
+      };
+
+      const forward = (conn: BackendConnection) => {
+        if (res.destroyed) {
+          if ('socket' in conn) conn.socket.destroy();
+          return;
+        }
+        if ('session' in conn) {
+          // Node ends a GET/DELETE stream at once unless told: a DELETE carries DeleteOptions
+          const { 'transfer-encoding': _chunked, ...h2Headers } = headers; // HTTP/2 frames bodies itself
+          const stream = conn.session.request({ ':method': req.method ?? 'GET', ':path': path, ...h2Headers }, { endStream: false });
+          cancel = err => stream.destroy(err);
+          stream.on('error', fail);
+          stream.on('response', h => relay(Number(h[':status']), distinctHeaders(h), stream));
+          send(stream);
+          return;
+        }
+        const upstream = https.request({
+          ...tlsOptions,
+          // the negotiated connection, for this one request
+          agent: undefined,
+          createConnection: () => conn.socket,
+          host: target.host,
+          port: target.port,
+          method: req.method,
+          path,
+          headers,
+        });
+        cancel = err => upstream.destroy(err);
+        upstream.on('error', fail);
+        upstream.on('response', upRes =>
+          relay(upRes.statusCode ?? 502, upRes.headersDistinct as Record<string, string[]>, upRes),
+        );
+        send(upstream);
+      };
+      connections
+        .open({ host: target.host, port: target.port, tls: tlsOptions })
+        // a header HTTP/2 refuses throws here: the client gets a 503, the process goes on
+        .then(forward)
+        .catch(fail);
     });
   }
 
