@@ -65,6 +65,10 @@ class Backend {
   releaseStream?: () => void;
   server!: https.Server | http2.Http2SecureServer;
   port = 0;
+  /** TLS connections accepted so far. */
+  connections = 0;
+  /** Open HTTP/2 sessions (h2 only). */
+  readonly sessions = new Set<http2.ServerHttp2Session>();
   private readonly sockets = new Set<Socket>();
 
   constructor(private readonly h2: boolean) {}
@@ -81,7 +85,14 @@ class Backend {
     this.server = this.h2
       ? http2.createSecureServer({ ...options, allowHTTP1: true }, handler as any)
       : https.createServer(options, handler);
+    if (this.h2) {
+      (this.server as http2.Http2SecureServer).on('session', s => {
+        this.sessions.add(s);
+        s.on('close', () => this.sessions.delete(s));
+      });
+    }
     this.server.on('secureConnection', (s: Socket) => {
+      this.connections++;
       this.sockets.add(s);
       s.on('close', () => this.sockets.delete(s));
     });
@@ -399,6 +410,29 @@ describe.each([
     expect(seen.body).toBe(body);
     expect(seen.headers['content-type']).toEqual(['application/json']);
   });
+
+  it(h2 ? 'carries every proxied request over one pooled connection' : 'dials the extension for each proxied request', async () => {
+    user = { username: 'alice', groups: ['system:authenticated'] };
+    const path = `${front.url}${GV}/namespaces/team-a/databaseinstances`;
+    expect((await request(path)).status).toBe(201);
+    const before = backend.connections;
+    const answers = await Promise.all(Array.from({ length: 5 }, () => request(path)));
+    expect(answers.map(r => r.status)).toEqual([201, 201, 201, 201, 201]);
+    expect(backend.connections - before).toBe(h2 ? 0 : 5);
+  });
+
+  if (h2) {
+    it('dials again when the extension ends the pooled connection (GOAWAY, as at its shutdown)', async () => {
+      user = { username: 'alice', groups: ['system:authenticated'] };
+      const path = `${front.url}${GV}/namespaces/team-a/databaseinstances`;
+      expect((await request(path)).status).toBe(201);
+      const before = backend.connections;
+      for (const s of backend.sessions) s.close();
+      const answers = await Promise.all(Array.from({ length: 3 }, () => request(path)));
+      expect(answers.map(r => [r.status, r.body])).toEqual(Array.from({ length: 3 }, () => [201, '{"ok":true}']));
+      expect(backend.connections).toBeGreaterThan(before);
+    });
+  }
 
   it('streams a chunked response as it arrives and ends the backend request when the client leaves', async () => {
     user = { username: 'alice', groups: ['system:authenticated'] };
