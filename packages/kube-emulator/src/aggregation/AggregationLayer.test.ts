@@ -411,7 +411,8 @@ describe.each([
     expect(seen.headers['content-type']).toEqual(['application/json']);
   });
 
-  it(h2 ? 'carries every proxied request over one pooled connection' : 'dials the extension for each proxied request', async () => {
+  // HTTP/2: every proxied request over one pooled connection; HTTP/1.1: a connection each
+  it('dials the extension once over HTTP/2, once per request over HTTP/1.1', async () => {
     user = { username: 'alice', groups: ['system:authenticated'] };
     const path = `${front.url}${GV}/namespaces/team-a/databaseinstances`;
     expect((await request(path)).status).toBe(201);
