@@ -166,7 +166,12 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
 
   /** Label selector of a catalog entity's instances. */
   async function selectorFor(ref: string, credentials: BackstageCredentials): Promise<string> {
-    const entity = await catalog.getEntityByRef(ref, { credentials });
+    // by ref: the catalog reads one row by its key (by-name filters through its search table)
+    const { items } = await catalog.getEntitiesByRefs(
+      { entityRefs: [ref], fields: ['kind', 'metadata.name', 'metadata.namespace', 'metadata.annotations'] },
+      { credentials },
+    );
+    const entity = items[0];
     if (!entity) throw new NotFoundError(`entity ${ref} not found in the catalog`);
     const annotations = entity.metadata.annotations ?? {};
     return (
