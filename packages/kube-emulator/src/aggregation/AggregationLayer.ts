@@ -317,7 +317,8 @@ export class AggregationLayer implements AggregationProxy {
       };
 
       const forward = (conn: BackendConnection) => {
-        if (res.destroyed) {
+        // the client left, or the discovery timeout answered, while the connection was opening
+        if (res.destroyed || res.writableEnded) {
           if ('socket' in conn) conn.socket.destroy();
           return;
         }

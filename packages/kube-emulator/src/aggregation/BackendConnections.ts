@@ -22,6 +22,8 @@ const GO_SETTINGS: http2.Settings = { initialWindowSize: 4 << 20, maxFrameSize: 
 const GO_CONNECTION_WINDOW = 1 << 30;
 /** Go's `http.Transport.IdleConnTimeout` of client-go's transports. */
 const IDLE_MS = 90_000;
+/** Go's `http.Transport.TLSHandshakeTimeout` of client-go's transports. */
+export const TLS_HANDSHAKE_TIMEOUT_MS = 10_000;
 
 /**
  * Connections to extension servers as kube-apiserver's aggregator keeps them: TLS offering `h2`
@@ -34,6 +36,8 @@ export class BackendConnections {
   /** A negotiation in flight per backend, so concurrent first requests share one session. */
   private readonly pending = new Map<string, Promise<BackendConnection>>();
   private closed = false;
+
+  constructor(private readonly handshakeTimeoutMs = TLS_HANDSHAKE_TIMEOUT_MS) {}
 
   async open(target: BackendTarget): Promise<BackendConnection> {
     if (this.closed) throw new Error('the aggregation layer is stopping');
@@ -64,7 +68,7 @@ export class BackendConnections {
   }
 
   private async negotiate(target: BackendTarget, key: string): Promise<BackendConnection> {
-    const socket = await dial(target);
+    const socket = await dial(target, this.handshakeTimeoutMs);
     if (socket.alpnProtocol !== 'h2') return { socket };
     const authority = `https://${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}`;
     const session = http2.connect(authority, { settings: GO_SETTINGS, createConnection: () => socket });
@@ -95,7 +99,7 @@ function keyOf(t: BackendTarget): string {
   return JSON.stringify([t.host, t.port, o.servername, o.ca, o.rejectUnauthorized, o.cert]);
 }
 
-function dial(target: BackendTarget): Promise<tls.TLSSocket> {
+function dial(target: BackendTarget, handshakeTimeoutMs: number): Promise<tls.TLSSocket> {
   const o = target.tls;
   return new Promise((resolve, reject) => {
     const socket = tls.connect({
@@ -109,10 +113,16 @@ function dial(target: BackendTarget): Promise<tls.TLSSocket> {
       minVersion: o.minVersion,
       ALPNProtocols: ['h2', 'http/1.1'],
     });
+    // an extension that accepts the connection but never completes TLS must not hold it forever
+    const timer = setTimeout(() => socket.destroy(new Error('net/http: TLS handshake timeout')), handshakeTimeoutMs);
     socket.once('secureConnect', () => {
+      clearTimeout(timer);
       socket.removeListener('error', reject);
       resolve(socket);
     });
-    socket.once('error', reject);
+    socket.once('error', err => {
+      clearTimeout(timer);
+      reject(err);
+    });
   });
 }
