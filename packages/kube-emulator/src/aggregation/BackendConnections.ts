@@ -74,12 +74,12 @@ export class BackendConnections {
     const session = http2.connect(authority, { settings: GO_SETTINGS, createConnection: () => socket });
     session.on('error', () => {}); // each stream reports its own failure
     session.setTimeout(IDLE_MS, () => session.close());
-    session.once('close', () => {
+    // a closing session takes no new streams: the next request dials again
+    const forget = () => {
       if (this.sessions.get(key) === session) this.sessions.delete(key);
-    });
-    session.once('goaway', () => {
-      if (this.sessions.get(key) === session) this.sessions.delete(key);
-    });
+    };
+    session.once('close', forget);
+    session.once('goaway', forget);
     await new Promise<void>((resolve, reject) => {
       session.once('connect', () => resolve());
       session.once('error', reject);
