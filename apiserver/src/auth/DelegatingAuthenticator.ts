@@ -10,10 +10,8 @@ import type { RequestHeaderConfigProvider } from './RequestHeaderConfigSource';
 import { TtlCache } from './TtlCache';
 import { userFromTokenReview, type TokenReviewer } from './TokenReviewer';
 import type { Authenticator, UserInfo } from './types';
-import {
-  subjectAttribute,
-  verifyClientCertificate,
-} from './verifyClientCertificate';
+import { VerificationMemo } from './VerificationMemo';
+import { subjectAttribute } from './verifyClientCertificate';
 
 export const ANONYMOUS_USER = 'system:anonymous';
 export const UNAUTHENTICATED_GROUP = 'system:unauthenticated';
@@ -54,6 +52,7 @@ type TokenOutcome = { user?: UserInfo };
 export class DelegatingAuthenticator implements Authenticator {
   private readonly tokenCache: TtlCache<TokenOutcome>;
   private readonly now: () => Date;
+  private readonly verifications = new VerificationMemo();
 
   constructor(private readonly options: DelegatingAuthenticatorOptions) {
     this.now = options.now ?? (() => new Date());
@@ -111,7 +110,7 @@ export class DelegatingAuthenticator implements Authenticator {
   ): { user?: UserInfo; proxied: boolean } | undefined {
     const config = this.options.config.current()!;
     const now = this.now();
-    const proxy = verifyClientCertificate(chain, config.requestHeaderCAs, now);
+    const proxy = this.verifications.verifyAt(chain, config.requestHeaderCAs, now);
     if (proxy.ok) {
       const cn = subjectAttribute(proxy.leaf.subject, 'CN')[0] ?? '';
       if (config.allowedNames.length > 0 && !config.allowedNames.includes(cn)) {
@@ -127,7 +126,7 @@ export class DelegatingAuthenticator implements Authenticator {
         return { proxied: true };
       }
     }
-    const direct = verifyClientCertificate(chain, config.clientCAs, now);
+    const direct = this.verifications.verifyAt(chain, config.clientCAs, now);
     if (direct.ok) {
       const cn = subjectAttribute(direct.leaf.subject, 'CN')[0] ?? '';
       if (!cn) {

@@ -1,3 +1,4 @@
+import { constants as cryptoConstants } from 'node:crypto';
 import http from 'node:http';
 import http2, { type Http2Session, type ServerHttp2Stream } from 'node:http2';
 import type { AddressInfo } from 'node:net';
@@ -119,6 +120,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       requestCert: true,
       rejectUnauthorized: false,
       minVersion: 'TLSv1.2',
+      // A connection's client certificate is read and verified once for its life
+      // (peerCertificateChain, VerificationMemo): a TLS 1.2 renegotiation must not swap it.
+      // Go's TLS server, kube-apiserver's, never renegotiates either.
+      secureOptions: cryptoConstants.SSL_OP_NO_RENEGOTIATION,
       settings: { maxConcurrentStreams: HTTP2_MAX_STREAMS, maxHeaderListSize: MAX_HEADER_BYTES },
       maxHeaderListPairs: 2000,
       // what nghttp2 may hold for a connection's streams (MiB); Node's 10 refuses new streams
