@@ -2,7 +2,6 @@ import type { ServerResponse } from 'node:http';
 import YAML from 'yaml';
 import type { StatusError } from './StatusError';
 import type { OutputFormat } from './negotiate';
-import { gzipSync } from 'node:zlib';
 import { GZIP_THRESHOLD_BYTES } from './compression/acceptsGzip';
 import { sharedGzipBlocks } from './compression/sharedGzipBlocks';
 import type { ListBody } from './ListBodyCache';
@@ -92,7 +91,7 @@ export async function sendPieces(
   const bodyGzip = worthIt ? body?.gzipped() : undefined;
   if (worthIt && (!body || bodyGzip)) {
     const members = body
-      ? [gzipSync(given[0]), ...(await bodyGzip!), gzipSync(given[given.length - 1])]
+      ? [sharedGzipBlocks.end(given[0]), ...(await bodyGzip!), sharedGzipBlocks.end(given[given.length - 1])]
       : await sharedGzipBlocks.compress(given);
     if (res.destroyed) return;
     let compressed = 0;

@@ -75,4 +75,25 @@ describe('GzipBlocks', () => {
     const members = await new GzipBlocks().compress([Buffer.from('{"a":'), Buffer.from('1}')]);
     expect(gunzipSync(Buffer.concat(members)).toString()).toBe('{"a":1}');
   });
+
+  it('remembers the member of a list end by its bytes, not by the buffer', () => {
+    const blocks = new GzipBlocks();
+    const header = (rv: string) => Buffer.from(`{"kind":"Table","metadata":{"resourceVersion":"${rv}"},"rows":[`);
+    const first = blocks.end(header('7'));
+    // a new Buffer with the same bytes (each request encodes its header again)
+    expect(blocks.end(header('7'))).toBe(first);
+    const changed = blocks.end(header('8'));
+    expect(changed).not.toBe(first);
+    expect(gunzipSync(changed).toString()).toBe(header('8').toString());
+    expect(gunzipSync(first).toString()).toBe(header('7').toString());
+  });
+
+  it('does not remember large ends, nor more than a few', () => {
+    const blocks = new GzipBlocks();
+    const large = Buffer.alloc(64 * 1024, 'a');
+    expect(blocks.end(large)).not.toBe(blocks.end(large));
+    const first = blocks.end(Buffer.from('{"rv":"0"}'));
+    for (let i = 1; i <= 64; i++) blocks.end(Buffer.from(`{"rv":"${i}"}`));
+    expect(blocks.end(Buffer.from('{"rv":"0"}'))).not.toBe(first);
+  });
 });

@@ -28,6 +28,10 @@ export interface GzipBlocksStats {
   bytes: number;
 }
 
+/** List ends remembered (oldest dropped first), and the largest one remembered. */
+const END_ENTRIES = 64;
+const END_MAX_BYTES = 16 * 1024;
+
 /** Knuth's multiplicative hash: a stable pseudo-random 32-bit value per id. */
 const mix = (id: number) => Math.imul(id, 2654435761) >>> 0;
 
@@ -55,6 +59,7 @@ export class GzipBlocks {
   private readonly now: () => number;
   private hits = 0;
   private misses = 0;
+  private readonly ends = new Map<string, Buffer>();
 
   constructor(options: GzipBlocksOptions = {}) {
     this.level = options.level ?? 6;
@@ -70,13 +75,26 @@ export class GzipBlocks {
    * compressed on their own every time; everything between comes from the cache.
    */
   async compress(pieces: readonly Buffer[]): Promise<Buffer[]> {
-    if (pieces.length <= 2) return pieces.map(p => gzipSync(p, { level: this.level }));
+    if (pieces.length <= 2) return pieces.map(p => this.end(p));
     const last = pieces.length - 1;
-    return [
-      gzipSync(pieces[0], { level: this.level }),
-      ...(await this.compressBody(pieces.slice(1, last))!),
-      gzipSync(pieces[last], { level: this.level }),
-    ];
+    return [this.end(pieces[0]), ...(await this.compressBody(pieces.slice(1, last))!), this.end(pieces[last])];
+  }
+
+  /**
+   * The gzip member of a list's first or last piece, remembered by its bytes: the same header
+   * (resourceVersion, a Table's column definitions) goes out with every list until something
+   * changes, and setting up zlib's deflate state for a few KiB cost 50 µs a call.
+   */
+  end(piece: Buffer): Buffer {
+    if (piece.length > END_MAX_BYTES) return gzipSync(piece, { level: this.level });
+    const key = piece.toString('latin1');
+    let gz = this.ends.get(key);
+    if (!gz) {
+      gz = gzipSync(piece, { level: this.level });
+      if (this.ends.size >= END_ENTRIES) this.ends.delete(this.ends.keys().next().value!);
+      this.ends.set(key, gz);
+    }
+    return gz;
   }
 
   /**
