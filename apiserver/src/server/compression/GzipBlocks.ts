@@ -63,7 +63,7 @@ export class GzipBlocks {
 
   constructor(options: GzipBlocksOptions = {}) {
     this.level = options.level ?? 6;
-    this.blockBytes = options.blockBytes ?? 64 * 1024;
+    this.blockBytes = options.blockBytes ?? 128 * 1024;
     this.maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
     this.idleMs = options.idleMs ?? 60_000;
     this.now = options.now ?? Date.now;
