@@ -99,7 +99,7 @@ const ops: Record<string, (args: any) => Promise<unknown>> = {
   async fetch(args: { target: HttpsClientOptions; request: PlannedRequest }) {
     const r = args.request;
     const res = await clientFor(args.target).request(r.method ?? 'GET', r.path, r.body, { headers: r.headers, keepBody: true });
-    return { status: res.status, ms: res.ms, body: res.body!.toString() };
+    return { status: res.status, ms: res.ms, body: res.body!.toString(), wireBytes: res.wireBytes };
   },
   /** Sends requests `concurrency` at a time on their own connections; each with its send time. */
   async burst(args: { target: HttpsClientOptions; requests: PlannedRequest[]; concurrency: number }) {
