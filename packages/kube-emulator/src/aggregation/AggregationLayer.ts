@@ -1,5 +1,5 @@
 import https from 'node:https';
-import type { IncomingHttpHeaders } from 'node:http2';
+import { constants as http2Constants, type IncomingHttpHeaders } from 'node:http2';
 import type { Readable, Writable } from 'node:stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
@@ -30,6 +30,8 @@ export const DISCOVERY_TIMEOUT_MS = 5000;
 export const DEFAULT_RESYNC_INTERVAL_MS = 30_000;
 const REDIRECT_MESSAGE =
   'the backend attempted to redirect this request, which is not permitted';
+/** Sends of one proxied request at most when the extension refuses it unprocessed. */
+const MAX_ATTEMPTS = 3;
 
 /** Options of {@link AggregationLayer}. */
 export interface AggregationLayerOptions {
@@ -271,6 +273,14 @@ export class AggregationLayer implements AggregationProxy {
     const path = rawPath + encodeQueryLikeGo(url.search);
     const tlsOptions = backendTlsOptions(spec, target.serverName, this.frontProxy);
     const connections = this.connections;
+    // Go's HTTP/2 transport sends a request again when the server refused its stream unprocessed
+    // (a GOAWAY below its id, REFUSED_STREAM: a request racing the extension's graceful shutdown),
+    // if the body can be sent again: none, or one already read here. A streamed body cannot.
+    // (A pooled connection that is closing is not handed out: BackendConnections forgets it.)
+    const bodyless =
+      body === undefined &&
+      ((headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) || headers['content-length'] === '0');
+    const replayable = body !== undefined || bodyless;
 
     await new Promise<void>(resolve => {
       let timer: NodeJS.Timeout | undefined;
@@ -312,11 +322,30 @@ export class AggregationLayer implements AggregationProxy {
       };
       const send = (upstream: Writable) => {
         if (body !== undefined) upstream.end(body);
-        else if (req.readableEnded) upstream.end();
+        else if (bodyless || req.readableEnded) upstream.end();
         else req.pipe(upstream);
       };
 
-      const forward = (conn: BackendConnection) => {
+      const dialAndForward = (attempt: number) =>
+        connections
+          .open({ host: target.host, port: target.port, tls: tlsOptions })
+          // a header HTTP/2 refuses throws here: the client gets a 503, the process goes on
+          .then(conn => forward(conn, attempt))
+          .catch(fail);
+      /** Sends the request again, as Go does: at once, then after 1 s, 2 s (its backoff). */
+      const retry = (attempt: number, err: Error) => {
+        if (!replayable || attempt + 1 >= MAX_ATTEMPTS) {
+          fail(err);
+          return;
+        }
+        const wait = setTimeout(() => dialAndForward(attempt + 1), attempt === 0 ? 0 : 1000 * 2 ** (attempt - 1));
+        cancel = e => {
+          clearTimeout(wait);
+          if (e) fail(e);
+        };
+      };
+      // a declaration: sending again dials again and forwards again
+      function forward(conn: BackendConnection, attempt: number) {
         // the client left, or the discovery timeout answered, while the connection was opening
         if (res.destroyed || res.writableEnded) {
           if ('socket' in conn) conn.socket.destroy();
@@ -326,9 +355,16 @@ export class AggregationLayer implements AggregationProxy {
           // Node ends a GET/DELETE stream at once unless told: a DELETE carries DeleteOptions
           const { 'transfer-encoding': _chunked, ...h2Headers } = headers; // HTTP/2 frames bodies itself
           const stream = conn.session.request({ ':method': req.method ?? 'GET', ':path': path, ...h2Headers }, { endStream: false });
+          let answered = false;
           cancel = err => stream.destroy(err);
-          stream.on('error', fail);
-          stream.on('response', h => relay(Number(h[':status']), distinctHeaders(h), stream));
+          stream.on('error', err => {
+            if (!answered && stream.rstCode === http2Constants.NGHTTP2_REFUSED_STREAM) retry(attempt, err);
+            else fail(err);
+          });
+          stream.on('response', h => {
+            answered = true;
+            relay(Number(h[':status']), distinctHeaders(h), stream);
+          });
           send(stream);
           return;
         }
@@ -349,12 +385,8 @@ export class AggregationLayer implements AggregationProxy {
           relay(upRes.statusCode ?? 502, upRes.headersDistinct as Record<string, string[]>, upRes),
         );
         send(upstream);
-      };
-      connections
-        .open({ host: target.host, port: target.port, tls: tlsOptions })
-        // a header HTTP/2 refuses throws here: the client gets a 503, the process goes on
-        .then(forward)
-        .catch(fail);
+      }
+      dialAndForward(0);
     });
   }
 
