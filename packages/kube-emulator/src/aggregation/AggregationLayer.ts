@@ -326,9 +326,10 @@ export class AggregationLayer implements AggregationProxy {
         else req.pipe(upstream);
       };
 
+      const { host, port } = target;
       const dialAndForward = (attempt: number) =>
         connections
-          .open({ host: target.host, port: target.port, tls: tlsOptions })
+          .open({ host, port, tls: tlsOptions })
           // a header HTTP/2 refuses throws here: the client gets a 503, the process goes on
           .then(conn => forward(conn, attempt))
           .catch(fail);
@@ -373,8 +374,8 @@ export class AggregationLayer implements AggregationProxy {
           // the negotiated connection, for this one request
           agent: undefined,
           createConnection: () => conn.socket,
-          host: target.host,
-          port: target.port,
+          host,
+          port,
           method: req.method,
           path,
           headers,
