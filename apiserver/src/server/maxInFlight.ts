@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { RequestInfo, UserInfo } from '../auth/types';
 import { StatusError } from './StatusError';
+import { responseClosed } from './responseClosed';
 
 /**
  * Limits of {@link MaxInFlight}, each 0 for no limit: kube-apiserver's `--max-requests-inflight`
@@ -110,7 +111,7 @@ export function releaseWhenDone(res: ServerResponse, release: () => void): () =>
   const done = () => {
     if (--pending === 0) release();
   };
-  if (res.closed) done();
+  if (responseClosed(res)) done();
   else res.once('close', done);
   let settled = false;
   return () => {

@@ -4,6 +4,7 @@ import type { StatusError } from './StatusError';
 import type { OutputFormat } from './negotiate';
 import { GZIP_THRESHOLD_BYTES } from './compression/acceptsGzip';
 import { sharedGzipBlocks } from './compression/sharedGzipBlocks';
+import { responseClosed } from './responseClosed';
 import type { ListBody } from './ListBodyCache';
 
 /** Headers k8s.io/apiserver puts on every API response. */
@@ -42,6 +43,11 @@ export function sendEncoded(
 /** Resolves when `res` has flushed its buffer to the socket, or is closed. */
 export function drained(res: ServerResponse): Promise<void> {
   return new Promise(resolve => {
+    // a close that already happened would never be heard
+    if (responseClosed(res)) {
+      resolve();
+      return;
+    }
     // watches write their chunks to the socket itself (writeWatchChunk): its drain is theirs
     const socket = res.socket;
     const done = () => {
@@ -93,7 +99,7 @@ export async function sendPieces(
     const members = body
       ? [sharedGzipBlocks.end(given[0]), ...(await bodyGzip!), sharedGzipBlocks.end(given[given.length - 1])]
       : await sharedGzipBlocks.compress(given);
-    if (res.destroyed) return;
+    if (responseClosed(res)) return;
     let compressed = 0;
     for (const m of members) compressed += m.length;
     res.writeHead(code, {
@@ -121,7 +127,7 @@ export async function sendPieces(
     });
     chunk = spareChunks.pop() ?? Buffer.allocUnsafeSlow(WRITE_CHUNK_BYTES);
     used = 0;
-    if (!more && !res.destroyed) await drained(res);
+    if (!more && !responseClosed(res)) await drained(res);
   };
   for (const part of parts) {
     for (const piece of part) {
@@ -132,7 +138,7 @@ export async function sendPieces(
         offset += n;
         if (used === chunk.length) {
           await flush();
-          if (res.destroyed) return;
+          if (responseClosed(res)) return;
         }
       }
     }

@@ -14,6 +14,7 @@ import type { ResourceDefinition } from './resources';
 import { parseResourceVersion, waitForResourceVersion } from './resourceVersion';
 import { internalError, StatusError } from './StatusError';
 import type { Logger } from './logger';
+import { responseClosed } from './responseClosed';
 
 /** Open watches, so shutdown can end each one cleanly. */
 export interface WatchRegistry {
@@ -106,6 +107,9 @@ export async function serveWatch(ctx: HandlerContext, settings: WatchSettings, p
 
   const matches = objectMatcher(def, ctx.info.namespace, opts.labelSelector, opts.fieldSelector);
   const { res } = ctx;
+  // the client may have left while the watch waited for its resourceVersion: its close is past,
+  // so nothing below would ever end the watch (over HTTP/2 the socket is gone with it)
+  if (responseClosed(res)) return;
   res.writeHead(200, { ...API_HEADERS, 'Content-Type': contentTypeOf(format) });
   res.flushHeaders();
   ctx.req.socket.setNoDelay(true);
