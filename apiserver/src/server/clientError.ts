@@ -10,7 +10,11 @@ import { API_HEADERS } from './respond';
  * never echoed back. A connection that already has a response under way is just closed.
  */
 export function answerClientError(err: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
-  if (err.code === 'ECONNRESET' || !socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
+  // Only HTTP's own refusals get an answer. Anything else (a TLS alert, a refused renegotiation,
+  // a reset) leaves nothing to write to: ending such a socket gracefully never completes, and it
+  // stayed open for ever (server.close waited on it).
+  const http = err.code?.startsWith('HPE_') || err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+  if (!http || !socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
     socket.destroy();
     return;
   }

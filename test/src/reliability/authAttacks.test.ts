@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { once } from 'node:events';
-import tls from 'node:tls';
 import { hostileString, objectName, pathSegment, GROUP_VERSION_PATH } from './arbitraries';
 import { createForeignCa, issueClientCertificate, type CertificatePair } from './authCertificates';
 import { HostileApiClient, parseRawResponse, type ProbeAnswer, type ProbeRequest } from './hostileApiClient';
@@ -103,38 +101,6 @@ describe('authentication and authorization attacks on the aggregated apiserver',
       const probe = { method: 'GET', path: TEAM_B };
       expect(expectStatusFailure(probe, await clients[name].request(probe), [401]).reason).toBe('Unauthorized');
     }
-  });
-
-  it('a connection cannot renegotiate TLS (its verified certificate is remembered for its life, as Go never renegotiates)', async () => {
-    const certs = h.system.emulator.certs;
-    const socket = tls.connect({
-      host: '127.0.0.1',
-      port: h.system.apiserver.port,
-      ca: certs.clusterCa.certPem,
-      servername: 'api.dbaas-system.svc',
-      cert: certs.admin.certPem,
-      key: certs.admin.keyPem,
-      // TLS 1.3 has no renegotiation at all; 1.2 is what an attacker would pick
-      maxVersion: 'TLSv1.2',
-      ALPNProtocols: ['http/1.1'],
-    });
-    socket.on('error', () => {});
-    await once(socket, 'secureConnect');
-    // Accepted, a renegotiation on loopback completes in milliseconds; refused, the server
-    // ignores the new handshake (OpenSSL answers a no_renegotiation alert) until its timeouts
-    // close the connection.
-    const outcome = await new Promise<string>(resolve => {
-      const timer = setTimeout(() => resolve('not renegotiated after 3 s'), 3000);
-      const finish = (what: string) => {
-        clearTimeout(timer);
-        resolve(what);
-      };
-      const accepted = socket.renegotiate({ rejectUnauthorized: true }, err => finish(err ? `refused: ${err.message}` : 'renegotiated'));
-      if (!accepted) finish('refused before sending');
-      socket.once('close', () => finish('connection closed'));
-    });
-    socket.destroy();
-    expect(outcome).not.toBe('renegotiated');
   });
 
   it(`bearer tokens TokenReview rejects: ${RUNS} generated tokens and Authorization headers, never a success, never a write`, async () => {
