@@ -79,8 +79,9 @@ export async function listFigures(ctx: SizeContext): Promise<Figure[]> {
     const s = summarize(ms);
     const stringify = summarize(strung.ms);
     // what the timed requests carried: the first fetch (for JSON.stringify) may have gone out
-    // uncompressed while the gzip blocks were still being filled
-    const warm: { wireBytes: number } = await client.call('fetch', { target: api, request });
+    // uncompressed while the gzip blocks were still being filled (the body itself is not wanted:
+    // 80 MiB of text over IPC at 50,000)
+    const warm: { wireBytes: number } = await client.call('fetch', { target: api, request, withoutBody: true });
     // kubectl --disable-compression (or a client that does not ask for gzip): context, no target
     const plainMs: number[] = await client.call('timeIterations', {
       target: { ...api, compression: false },
