@@ -15,14 +15,16 @@ import { InstanceAuthorizer } from './permissions/InstanceAuthorizer';
 import { databasesInstanceResourceRef, databasesInstanceRules } from './permissions/rules';
 import { parseInstanceResourceRef } from '@internal/plugin-databases-common';
 import { cachedUserInfo } from './identity/cachedUserInfo';
+import { EntityReader } from './catalog/EntityReader';
 
 /**
  * The databases backend plugin: `/api/databases` over every configured cluster, acting as the
  * signed-in user, with permissions, request history, live events and audit records.
  */
 /**
- * How long a user's ownership (the groups the cluster is asked to impersonate) and the decision
- * on reading instances are reused: the cluster's own authorization answers are cached 10 s too.
+ * How long a user's ownership (the groups the cluster is asked to impersonate) and the decisions
+ * on reading instances and catalog entities are reused: the cluster's own authorization answers
+ * are cached 10 s too.
  */
 const USER_INFO_TTL_MS = 10_000;
 
@@ -34,6 +36,7 @@ export const databasesPlugin = createBackendPlugin({
         logger: coreServices.logger,
         httpRouter: coreServices.httpRouter,
         httpAuth: coreServices.httpAuth,
+        auth: coreServices.auth,
         userInfo: coreServices.userInfo,
         permissions: coreServices.permissions,
         permissionsRegistry: coreServices.permissionsRegistry,
@@ -47,6 +50,7 @@ export const databasesPlugin = createBackendPlugin({
         logger,
         httpRouter,
         httpAuth,
+        auth,
         userInfo,
         permissions,
         permissionsRegistry,
@@ -93,6 +97,7 @@ export const databasesPlugin = createBackendPlugin({
             userInfo: cachedUserInfo(userInfo, { ttlMs: USER_INFO_TTL_MS }),
             auditor,
             catalog,
+            entities: new EntityReader({ catalog, permissions, auth, ttlMs: USER_INFO_TTL_MS }),
             clusters,
             service: new DatabasesService(clusters),
             authorizer: new InstanceAuthorizer(permissions, permissionsRegistry, {

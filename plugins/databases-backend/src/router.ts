@@ -11,6 +11,7 @@ import type {
   UserInfoService,
 } from '@backstage/backend-plugin-api';
 import type { CatalogService } from '@backstage/plugin-catalog-node';
+import type { EntityReader } from './catalog/EntityReader';
 import { parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
 import {
   DATABASE_ENGINE_NAMES,
@@ -48,6 +49,8 @@ export interface RouterOptions {
   userInfo: UserInfoService;
   auditor: AuditorService;
   catalog: CatalogService;
+  /** Entities as each user may read them (the entity routes' selectors). */
+  entities: EntityReader;
   clusters: ClusterSet;
   service: DatabasesService;
   authorizer: InstanceAuthorizer;
@@ -150,7 +153,7 @@ function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
 
 /** Builds the express router of `/api/databases`. */
 export async function createRouter(options: RouterOptions): Promise<express.Router> {
-  const { httpAuth, userInfo, auditor, catalog, clusters, service, authorizer, history, events } = options;
+  const { httpAuth, userInfo, auditor, catalog, entities, clusters, service, authorizer, history, events } = options;
   const router = Router();
   router.use(express.json({ limit: '100kb' }));
 
@@ -167,11 +170,7 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
   /** Label selector of a catalog entity's instances. */
   async function selectorFor(ref: string, credentials: BackstageCredentials): Promise<string> {
     // by ref: the catalog reads one row by its key (by-name filters through its search table)
-    const { items } = await catalog.getEntitiesByRefs(
-      { entityRefs: [ref], fields: ['kind', 'metadata.name', 'metadata.namespace', 'metadata.annotations'] },
-      { credentials },
-    );
-    const entity = items[0];
+    const entity = await entities.read(ref, credentials, ['kind', 'metadata.name', 'metadata.namespace', 'metadata.annotations']);
     if (!entity) throw new NotFoundError(`entity ${ref} not found in the catalog`);
     const annotations = entity.metadata.annotations ?? {};
     return (

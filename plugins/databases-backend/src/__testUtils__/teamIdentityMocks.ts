@@ -10,8 +10,12 @@ export const OWNERSHIP: Record<string, string[]> = {
   'user:default/dave': ['user:default/dave'],
 };
 
-/** "Teams manage their own databases": everyone reads, owners write, carol is denied everything but read. */
+/**
+ * "Teams manage their own databases": everyone reads, owners write, carol is denied everything
+ * but read. Other plugins' permissions (the catalog's) are allowed, as in packages/backend.
+ */
 export function teamPolicy(name: string, userEntityRef: string): PolicyDecision {
+  if (!name.startsWith('databases.')) return { result: AuthorizeResult.ALLOW };
   if (name === 'databases.instance.read') return { result: AuthorizeResult.ALLOW };
   if (userEntityRef === 'user:default/carol') return { result: AuthorizeResult.DENY };
   return createDatabasesInstanceConditionalDecision(
