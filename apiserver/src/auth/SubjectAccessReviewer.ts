@@ -41,6 +41,7 @@ export class KubeSubjectAccessReviewer implements SubjectAccessReviewer {
         kubeRequest(this.kc, {
           method: 'POST',
           path: '/apis/authorization.k8s.io/v1/subjectaccessreviews',
+          repeatable: true, // a review creates nothing
           body: {
             apiVersion: 'authorization.k8s.io/v1',
             kind: 'SubjectAccessReview',

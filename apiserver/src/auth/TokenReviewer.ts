@@ -50,6 +50,7 @@ export class KubeTokenReviewer implements TokenReviewer {
         kubeRequest(this.kc, {
           method: 'POST',
           path: '/apis/authentication.k8s.io/v1/tokenreviews',
+          repeatable: true, // a review creates nothing
           body,
           timeoutMs: this.options.timeoutMs ?? 10_000,
         }),

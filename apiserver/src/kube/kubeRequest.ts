@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { keepAliveAgentFor } from './keepAliveAgentFor';
 
 /** A non-2xx answer from kube-apiserver, carrying its Status body when it sent one. */
 export class KubeHttpError extends Error {
@@ -29,6 +30,11 @@ export interface KubeRequest {
   contentType?: string;
   /** Aborts the request after this long (default 10 s, the delegated authn/authz client timeout). */
   timeoutMs?: number;
+  /**
+   * Sending it twice changes nothing (default: GET only; reviews say so). Such a request is sent
+   * again at once when a kept-alive connection turns out closed by the server as it was reused.
+   */
+  repeatable?: boolean;
 }
 
 /**
@@ -51,6 +57,10 @@ export async function kubeRequest<T = any>(
     headers: { Accept: 'application/json' },
   };
   await kc.applyToHTTPSOptions(options);
+  // client-node makes a new agent (a new connection) per call; proxies keep theirs
+  if (options.agent?.constructor === https.Agent) {
+    options.agent = keepAliveAgentFor((options.agent as https.Agent & { options: https.AgentOptions }).options);
+  }
   const payload =
     request.body === undefined
       ? undefined
@@ -63,7 +73,8 @@ export async function kubeRequest<T = any>(
   }
   const transport = url.protocol === 'http:' ? http : https;
   const timeoutMs = request.timeoutMs ?? 10_000;
-  return new Promise<T>((resolve, reject) => {
+  const repeatable = request.repeatable ?? request.method === 'GET';
+  const send = (retried: boolean) => new Promise<T>((resolve, reject) => {
     const req = transport.request(url, options, res => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -89,7 +100,15 @@ export async function kubeRequest<T = any>(
         new Error(`request to ${request.path} timed out after ${timeoutMs} ms`),
       ),
     );
-    req.on('error', reject);
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      // the server closed an idle connection as it was being reused (Node's documented race)
+      if (repeatable && !retried && req.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) {
+        resolve(send(true));
+      } else {
+        reject(err);
+      }
+    });
     req.end(payload);
   });
+  return send(false);
 }
