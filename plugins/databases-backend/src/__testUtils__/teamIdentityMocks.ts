@@ -24,15 +24,20 @@ export function teamPolicy(name: string, userEntityRef: string): PolicyDecision 
   );
 }
 
+/** The `userInfo` service of a test backend, answering from OWNERSHIP. */
+export function teamUserInfoMock() {
+  return mockServices.userInfo.mock({
+    getUserInfo: async (c: any) => ({
+      userEntityRef: c.principal.userEntityRef,
+      ownershipEntityRefs: OWNERSHIP[c.principal.userEntityRef] ?? [c.principal.userEntityRef],
+    }),
+  }).factory;
+}
+
 /** The `userInfo` and `permissions` services of a test backend, answering from OWNERSHIP and teamPolicy. */
 export function teamIdentityMocks() {
   return [
-    mockServices.userInfo.mock({
-      getUserInfo: async (c: any) => ({
-        userEntityRef: c.principal.userEntityRef,
-        ownershipEntityRefs: OWNERSHIP[c.principal.userEntityRef] ?? [c.principal.userEntityRef],
-      }),
-    }).factory,
+    teamUserInfoMock(),
     mockServices.permissions.mock({
       authorizeConditional: async (queries: any[], opts: any) => queries.map(q => teamPolicy(q.permission.name, opts.credentials.principal.userEntityRef)),
       authorize: async (queries: any[], opts: any) =>

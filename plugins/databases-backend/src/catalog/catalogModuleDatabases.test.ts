@@ -1,4 +1,3 @@
-import path from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { mockServices, startTestBackend } from '@backstage/backend-test-utils';
@@ -7,11 +6,10 @@ import catalogPlugin from '@backstage/plugin-catalog-backend';
 import { databasesPlugin } from '../plugin';
 import { catalogModuleDatabases } from './catalogModuleDatabases';
 import { emulatorCluster } from '../__testUtils__/emulatorCluster';
+import { exampleCatalogConfig } from '../__testUtils__/exampleCatalog';
 
 jest.setTimeout(90_000);
 
-/** The example catalog the app ships (teams, users, components with kubernetes-id annotations). */
-const EXAMPLE_CATALOG = path.resolve(__dirname, '../../../../catalog/entities.yaml');
 
 /**
  * The real catalog backend with our entity provider module, fed by the plugin's watch of the
@@ -43,11 +41,7 @@ describe('catalog module: DatabaseInstances as catalog Resources (real catalog b
         databasesPlugin,
         mockServices.rootConfig.factory({
           data: {
-            catalog: {
-              rules: [{ allow: ['Component', 'System', 'API', 'Resource', 'Location', 'User', 'Group'] }],
-              locations: [{ type: 'file', target: EXAMPLE_CATALOG }],
-              processingInterval: { seconds: 1 },
-            },
+            catalog: exampleCatalogConfig(),
             databases: { clusters: [emulatorCluster(system)] },
           },
         }),

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createBackendModule } from '@backstage/backend-plugin-api';
@@ -15,12 +14,12 @@ import { policyExtensionPoint } from '@backstage/plugin-permission-node/alpha';
 import { startSystem, type System } from '@internal/e2e';
 import { databasesPlugin } from '../plugin';
 import { emulatorCluster } from '../__testUtils__/emulatorCluster';
-import { OWNERSHIP } from '../__testUtils__/teamIdentityMocks';
+import { teamUserInfoMock } from '../__testUtils__/teamIdentityMocks';
+import { exampleCatalogConfig } from '../__testUtils__/exampleCatalog';
 import { oboActorAuthFactory } from '../__testUtils__/oboActorAuth';
 
 jest.setTimeout(90_000);
 
-const EXAMPLE_CATALOG = path.resolve(__dirname, '../../../../catalog/entities.yaml');
 const alice = mockCredentials.user.header('user:default/alice');
 const bob = mockCredentials.user.header('user:default/bob');
 const dave = mockCredentials.user.header('user:default/dave');
@@ -79,20 +78,11 @@ describe('entity routes follow the catalog read permission (real catalog and per
         // the plugin as actor, as real ones do): the permission backend checks the actor
         oboActorAuthFactory,
         httpAuthServiceFactory,
-        mockServices.userInfo.mock({
-          getUserInfo: async (c: any) => ({
-            userEntityRef: c.principal.userEntityRef,
-            ownershipEntityRefs: OWNERSHIP[c.principal.userEntityRef] ?? [c.principal.userEntityRef],
-          }),
-        }).factory,
+        teamUserInfoMock(),
         mockServices.rootConfig.factory({
           data: {
             permission: { enabled: true },
-            catalog: {
-              rules: [{ allow: ['Component', 'System', 'API', 'Resource', 'Location', 'User', 'Group'] }],
-              locations: [{ type: 'file', target: EXAMPLE_CATALOG }],
-              processingInterval: { seconds: 1 },
-            },
+            catalog: exampleCatalogConfig(),
             databases: { clusters: [emulatorCluster(system)] },
           },
         }),
