@@ -20,6 +20,11 @@ export interface KubeRequest {
   contentType?: string;
   /** Omitted: the backend's own identity. */
   as?: Impersonation;
+  /**
+   * Sending it twice changes nothing (default: GET only). Such a request is sent again at once
+   * when a kept-alive connection turns out closed by the server as it was reused.
+   */
+  repeatable?: boolean;
 }
 
 /** What a line-oriented stream (watch) is told. */
@@ -35,6 +40,7 @@ export interface KubeStreamHandlers {
 export class KubeClusterClient {
   private readonly kc: KubeConfig;
   private readonly base: URL;
+  private agent?: https.Agent;
 
   constructor(
     readonly cluster: ClusterConfig,
@@ -91,10 +97,22 @@ export class KubeClusterClient {
       headers,
     };
     await this.kc.applyToHTTPSOptions(opts);
+    // client-node makes a new agent, so a new TLS connection, per call; this cluster's TLS
+    // material is fixed by the config, so one kept-alive agent serves all of them (idle 90 s,
+    // as client-go). Proxy agents are left alone.
+    if (opts.agent?.constructor === https.Agent) {
+      this.agent ??= new https.Agent({
+        ...(opts.agent as https.Agent & { options: https.AgentOptions }).options,
+        keepAlive: true,
+        timeout: 90_000,
+        scheduling: 'lifo',
+      });
+      opts.agent = this.agent;
+    }
     return opts;
   }
 
-  private send(opts: https.RequestOptions, body: string | undefined, timeoutMs: number) {
+  private send(opts: https.RequestOptions, body: string | undefined, timeoutMs: number, repeatable: boolean, retried = false) {
     return new Promise<http.IncomingMessage>((resolve, reject) => {
       const mod = opts.protocol === 'http:' ? http : https;
       const req = mod.request(opts, resolve);
@@ -107,7 +125,12 @@ export class KubeClusterClient {
           ),
         );
       });
-      req.on('error', e =>
+      req.on('error', (e: NodeJS.ErrnoException) => {
+        // the server closed an idle connection as it was being reused (Node's documented race)
+        if (repeatable && !retried && req.reusedSocket && (e.code === 'ECONNRESET' || e.code === 'EPIPE')) {
+          resolve(this.send(opts, body, timeoutMs, repeatable, true));
+          return;
+        }
         reject(
           e instanceof KubeRequestError
             ? e
@@ -116,8 +139,8 @@ export class KubeClusterClient {
                 'UNREACHABLE',
                 `cluster ${this.cluster.name} is unreachable: ${e.message}`,
               ),
-        ),
-      );
+        );
+      });
       if (body !== undefined) req.write(body);
       req.end();
     });
@@ -141,7 +164,7 @@ export class KubeClusterClient {
   async request<T>(req: KubeRequest): Promise<T> {
     const opts = await this.options(req);
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
-    const res = await this.send(opts, body, this.timeoutMs);
+    const res = await this.send(opts, body, this.timeoutMs, req.repeatable ?? (req.method ?? 'GET') === 'GET');
     const chunks: Buffer[] = [];
     const text = await new Promise<string>((resolve, reject) => {
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -170,7 +193,7 @@ export class KubeClusterClient {
     const opts = await this.options(req);
     opts.signal = signal;
     // Only the connect is bounded: a healthy watch stays open for minutes.
-    const res = await this.send(opts, undefined, this.timeoutMs);
+    const res = await this.send(opts, undefined, this.timeoutMs, true);
     res.setTimeout(0);
     res.socket?.setTimeout(0);
     const code = res.statusCode ?? 0;

@@ -241,6 +241,7 @@ export class DatabasesService {
     const review = await this.client(cluster).request<{ status?: { allowed?: boolean } }>({
       method: 'POST',
       path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+      repeatable: true, // a review creates nothing
       body: {
         apiVersion: 'authorization.k8s.io/v1',
         kind: 'SelfSubjectAccessReview',
