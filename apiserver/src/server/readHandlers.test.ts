@@ -1,5 +1,5 @@
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { makeEngine, makeInstance } from './__testutils__/fixtures';
 import { startTestServer, type TestServer } from './__testutils__/testServer';
 
@@ -321,6 +321,50 @@ describe('get and list', () => {
       expect(refused.headers['content-encoding']).toBeUndefined();
     } finally {
       await big.close();
+    }
+  });
+
+  it("keeps a Table gzipped when a minute moves some rows' ages", async () => {
+    // kubectl's ages step by the minute below 8 h (`3h5m`): every minute some rows of a large
+    // Table change at once. Only Date is faked: the server's own timers run as usual.
+    // later than anything the other tests did (the server's list caches are module-wide)
+    const t0 = Math.ceil(Date.now() / 60_000) * 60_000 + 3_600_000 + 500;
+    jest.useFakeTimers({
+      now: t0,
+      doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'],
+    });
+    const big = await startTestServer();
+    try {
+      for (let i = 0; i < 10_000; i++) {
+        // young rows created 3 h and some minutes ago, at the same second: their ages move together
+        const young = i % 499 === 3; // 21 rows, in 21 namespaces: spread over the Table
+        const created = young ? new Date(t0 - 3 * 3_600_000 - (i % 50) * 60_000).toISOString() : new Date(t0 - 40 * 86_400_000).toISOString();
+        big.store.upsert(makeInstance({ name: `db-${i}`, namespace: `ns-${i % 50}`, created }));
+      }
+      const get = (encoding?: string) =>
+        big.request(`${P}/databaseinstances?includeObject=Object`, { headers: { accept: KUBECTL, ...(encoding ? { 'accept-encoding': encoding } : {}) } });
+      // the first Table goes out uncompressed while its blocks are compressed in the background;
+      // a Table is built once a second
+      let zipped = await get('gzip');
+      for (let i = 1; !zipped.headers['content-encoding'] && i < 20; i++) {
+        await new Promise(r => setTimeout(r, 100));
+        jest.setSystemTime(t0 + i * 1000);
+        zipped = await get('gzip');
+      }
+      expect(zipped.headers['content-encoding']).toBe('gzip');
+      const before = (await get()).json();
+
+      jest.setSystemTime(t0 + 60_000);
+      const moved = await get('gzip');
+      const plain = await get();
+      expect(moved.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(moved.raw).equals(plain.raw)).toBe(true);
+      const ages = (table: any) => table.rows.map((r: any) => r.cells[table.columnDefinitions.findIndex((c: any) => c.name === 'Age')]);
+      const changed = ages(plain.json()).filter((a: string, i: number) => a !== ages(before)[i]);
+      expect(changed).toHaveLength(21);
+    } finally {
+      await big.close();
+      jest.useRealTimers();
     }
   });
 });

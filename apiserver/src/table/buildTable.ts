@@ -1,4 +1,4 @@
-import { age, humanDuration } from './humanDuration';
+import { age, humanDuration, humanDurationChangesAt } from './humanDuration';
 import type { Table, TablePrinter, TableRow } from './types';
 
 /** `includeObject` of a Table request. */
@@ -154,6 +154,8 @@ export interface EncodeTableBytesOptions<T> extends Omit<BuildTableOptions<T>, '
   encodedMetadataOf(obj: T): Buffer;
   /** Encoded full object for `Object`. */
   encodedObjectOf(obj: T): Buffer;
+  /** Given `until`: when the first age cell would read differently (the body is right until then). */
+  validity?: { until: number };
 }
 
 /**
@@ -170,8 +172,10 @@ export function encodeTableBytes<T>(opts: EncodeTableBytesOptions<T>): Buffer[] 
   const pieces: Buffer[] = [
     Buffer.from(`{"kind":"Table","apiVersion":"meta.k8s.io/${opts.version}","metadata":${JSON.stringify(opts.listMeta ?? {})},"columnDefinitions":${columns},"rows":[`),
   ];
+  let until = Infinity;
   opts.objects.forEach((obj, i) => {
     const row = cachedRow(opts.printer, obj, ageIdx, now);
+    if (row.createdMs !== undefined) until = Math.min(until, row.createdMs + humanDurationChangesAt(now - row.createdMs));
     if (i > 0) pieces.push(COMMA);
     pieces.push(row.head, encodedAge(row.createdMs, now), row.tail);
     if (opts.includeObject === 'Metadata') pieces.push(OBJECT_KEY, opts.encodedMetadataOf(obj));
@@ -179,6 +183,7 @@ export function encodeTableBytes<T>(opts: EncodeTableBytesOptions<T>): Buffer[] 
     pieces.push(CLOSE_ROW);
   });
   pieces.push(Buffer.from(']}'));
+  if (opts.validity) opts.validity.until = until;
   return pieces;
 }
 

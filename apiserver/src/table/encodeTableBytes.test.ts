@@ -26,4 +26,30 @@ describe('encodeTableBytes', () => {
     const later = JSON.parse(Buffer.concat(encodeTableBytes({ ...opts, now: now + 3 * 3600_000, encodedMetadataOf: () => Buffer.from('{}'), encodedObjectOf: () => Buffer.from('{}') })).toString());
     expect(later.rows.map((r: any) => r.cells[5])).toEqual(['3h10m', '3h', '<unknown>']);
   });
+
+  it('says until when its ages read the same: the earliest next change of any row', () => {
+    const encode = (at: number, validity: { until: number }) =>
+      encodeTableBytes({
+        printer: instanceTablePrinter,
+        objects,
+        version: 'v1',
+        includeObject: 'None',
+        now: at,
+        validity,
+        encodedMetadataOf: () => Buffer.from('{}'),
+        encodedObjectOf: () => Buffer.from('{}'),
+      });
+    const ages = (at: number) => JSON.parse(Buffer.concat(encode(at, { until: 0 })).toString()).rows.map((r: any) => r.cells[5]);
+    // b is 30 s old (its age moves every second), a 10 min old (every minute), c has no timestamp
+    const validity = { until: 0 };
+    encode(now + 400, validity);
+    expect(validity.until).toBe(now + 1000);
+    expect(ages(validity.until - 1)).toEqual(ages(now + 400));
+    expect(ages(validity.until)).not.toEqual(ages(now + 400));
+    // three hours on, b (2h50m) steps by the minute too: the next minute of either
+    encode(now + 3 * 3600_000 + 20_000, validity);
+    expect(validity.until).toBe(now + 3 * 3600_000 + 30_000);
+    expect(ages(validity.until - 1)).toEqual(['3h10m', '3h', '<unknown>']);
+    expect(ages(validity.until)).toEqual(['3h10m', '3h1m', '<unknown>']);
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { age, humanDuration } from './humanDuration';
+import { age, humanDuration, humanDurationChangesAt } from './humanDuration';
 
 const s = 1000;
 const m = 60 * s;
@@ -38,5 +38,27 @@ describe('humanDuration (apimachinery HumanDuration)', () => {
     const now = Date.parse('2025-01-03T03:00:00Z');
     expect(age('2025-01-01T00:00:00Z', now)).toBe('2d3h');
     expect(age(undefined, now)).toBe('<unknown>');
+  });
+});
+
+describe('humanDurationChangesAt', () => {
+  it('names a time the text may change at, and it does not change before', () => {
+    // every boundary where the format changes, and random durations up to ten years
+    const samples = [-2500, -1000, -1, 0, 119_999, 120_000, 599_999, 600_000, 3 * h - 1, 8 * h - 1, 8 * h, 48 * h - 1, 8 * d - 1, 8 * d, 2 * y - 1, 8 * y - 1];
+    for (let i = 0; i < 2000; i++) samples.push(Math.floor(Math.random() * 10 * y));
+    for (const ms of samples) {
+      const next = humanDurationChangesAt(ms);
+      expect(next).toBeGreaterThan(ms);
+      expect(humanDuration(next - 1)).toBe(humanDuration(ms));
+    }
+  });
+
+  it('steps by the unit the text shows', () => {
+    expect(humanDurationChangesAt(5 * m + 12 * s + 300)).toBe(5 * m + 13 * s);
+    expect(humanDurationChangesAt(3 * h + 5 * m + 7 * s)).toBe(3 * h + 6 * m);
+    expect(humanDurationChangesAt(2 * d + 3 * h + 5 * m)).toBe(2 * d + 4 * h);
+    expect(humanDurationChangesAt(40 * d + 5 * h)).toBe(41 * d);
+    // ten minutes and more: the next minute, though `10m` shows no seconds
+    expect(humanDurationChangesAt(10 * m + 30 * s)).toBe(11 * m);
   });
 });

@@ -33,6 +33,25 @@ export function humanDuration(ms: number): string {
   return `${Math.trunc(hours / 24 / 365)}y`;
 }
 
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * The least duration after `ms` at which {@link humanDuration} may read differently: the next
+ * whole second below 10 minutes, minute below 8 hours, hour below 8 days, and day after that.
+ * (It may read the same there; it never changes before.)
+ */
+export function humanDurationChangesAt(ms: number): number {
+  let unit = DAY;
+  if (ms < 10 * MINUTE) unit = SECOND;
+  else if (ms < 8 * HOUR) unit = MINUTE;
+  else if (ms < 8 * DAY) unit = HOUR;
+  return (Math.floor(ms / unit) + 1) * unit;
+}
+
+
 /** AGE cell: kubectl's `translateTimestampSince` (`<unknown>` without a timestamp). */
 export function age(creationTimestamp: string | undefined, now: number): string {
   if (!creationTimestamp) return '<unknown>';

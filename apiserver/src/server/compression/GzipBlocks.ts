@@ -4,7 +4,7 @@ import { gzip, gzipSync } from 'node:zlib';
 export interface GzipBlocksOptions {
   /** zlib level of cached blocks (compressed once, served many times, so not kube-apiserver's 1). */
   level?: number;
-  /** Average uncompressed size of one block. */
+  /** Average uncompressed size of one block (`compressBody` may be given another). */
   blockBytes?: number;
   /** Compressed bytes kept at most (least recently used dropped first). */
   maxBytes?: number;
@@ -103,7 +103,7 @@ export class GzipBlocks {
    * cached: compressing tens of MiB (level 6, some 40 MB/s) would cost the client more than the
    * bytes it saves on a fast network.
    */
-  compressBody(pieces: readonly Buffer[], maxMissingBytes = Infinity): Promise<Buffer[]> | undefined {
+  compressBody(pieces: readonly Buffer[], maxMissingBytes = Infinity, blockBytes = this.blockBytes): Promise<Buffer[]> | undefined {
     const now = this.now();
     this.evict(now);
     const blocks: Array<{ start: number; end: number; key: string; size: number }> = [];
@@ -117,9 +117,11 @@ export class GzipBlocks {
       h1 = Math.imul(h1 ^ id, 16777619) >>> 0;
       h2 = (Math.imul(h2, 31) + id) >>> 0;
       size += piece.length;
-      // a boundary needs a piece of some size: shared separators (commas) would cut everywhere
+      // a boundary needs a piece of some size (shared separators, commas, would cut everywhere)
+      // and half a block before it: blocks of even sizes, so a changed piece is rarely in a big one
       const boundary =
-        (piece.length >= 16 && mix(id) / 4294967296 < piece.length / this.blockBytes) || size >= 4 * this.blockBytes;
+        (size >= blockBytes / 2 && piece.length >= 16 && mix(id) / 4294967296 < (2 * piece.length) / blockBytes) ||
+        size >= 4 * blockBytes;
       if (boundary || i === pieces.length - 1) {
         blocks.push({ start, end: i + 1, key: `${h1}:${h2}:${i + 1 - start}`, size });
         start = i + 1;
