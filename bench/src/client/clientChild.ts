@@ -72,9 +72,16 @@ async function openInBatches(set: StreamSet, n: number, size: number, open: (i: 
 }
 
 const ops: Record<string, (args: any) => Promise<unknown>> = {
-  /** Times iterations (each the sum of its requests' times); the first `warmup` are dropped. */
-  async timeIterations(args: { target: HttpsClientOptions; iterations: PlannedRequest[][]; warmup: number }) {
+  /**
+   * Times iterations (each the sum of its requests' times); the first `warmup` are dropped. With
+   * `warmupMs`, the whole plan is also gone round untimed until that long has passed.
+   */
+  async timeIterations(args: { target: HttpsClientOptions; iterations: PlannedRequest[][]; warmup: number; warmupMs?: number }) {
     const client = clientFor(args.target);
+    const started = performance.now();
+    for (let i = 0; performance.now() - started < (args.warmupMs ?? 0); i++) {
+      await runIteration(client, args.iterations[i % args.iterations.length]);
+    }
     const out: number[] = [];
     for (let i = 0; i < args.iterations.length; i++) {
       const ms = await runIteration(client, args.iterations[i]);
