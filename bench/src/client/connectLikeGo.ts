@@ -1,5 +1,6 @@
 import http2 from 'node:http2';
 import tls from 'node:tls';
+import { GO_HTTP2_CONNECTION_WINDOW, GO_HTTP2_SETTINGS } from '@internal/kube-emulator';
 
 /** Where and how to connect (a subset of HttpsClientOptions, to avoid a cycle). */
 export interface TlsTarget {
@@ -10,21 +11,15 @@ export interface TlsTarget {
 }
 
 /**
- * The settings of Go's HTTP/2 transport (golang.org/x/net/http2, as kube-apiserver's aggregator
- * and client-go use it): 4 MiB a stream, 1 GiB the connection (set after connecting), frames up
- * to 1 MiB. Node's defaults (64 KiB windows, 16 KiB frames) would time Node's flow control:
- * a 6 MiB list would wait for a hundred window updates.
+ * An HTTP/2 connection as Go's transport opens it (its windows and frame size: Node's defaults
+ * would time Node's flow control), over `socket` when given (ALPN already `h2`).
  */
-const GO_SETTINGS: http2.Settings = { initialWindowSize: 4 << 20, maxFrameSize: 1 << 20 };
-const GO_CONNECTION_WINDOW = 1 << 30;
-
-/** An HTTP/2 connection as Go's transport opens it, over `socket` when given (ALPN already `h2`). */
 export async function connectLikeGo(target: TlsTarget, socket?: tls.TLSSocket): Promise<http2.ClientHttp2Session> {
   const session = http2.connect(target.baseUrl, {
     ca: target.ca,
     cert: target.cert,
     key: target.key,
-    settings: GO_SETTINGS,
+    settings: GO_HTTP2_SETTINGS,
     ...(socket ? { createConnection: () => socket } : {}),
   });
   session.on('error', () => {});
@@ -32,7 +27,7 @@ export async function connectLikeGo(target: TlsTarget, socket?: tls.TLSSocket): 
     session.once('connect', () => resolve());
     session.once('error', reject);
   });
-  session.setLocalWindowSize(GO_CONNECTION_WINDOW);
+  session.setLocalWindowSize(GO_HTTP2_CONNECTION_WINDOW);
   return session;
 }
 

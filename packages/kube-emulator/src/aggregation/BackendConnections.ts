@@ -1,6 +1,7 @@
 import http2 from 'node:http2';
 import type { RequestOptions } from 'node:https';
 import tls from 'node:tls';
+import { GO_HTTP2_CONNECTION_WINDOW, GO_HTTP2_SETTINGS } from './goHttp2';
 
 /** Where an extension server is and how to dial it (see `backendTlsOptions`). */
 export interface BackendTarget {
@@ -14,12 +15,6 @@ export type BackendConnection =
   | { session: http2.ClientHttp2Session }
   | { socket: tls.TLSSocket };
 
-/**
- * Go's HTTP/2 transport settings, which kube-apiserver's aggregator dials with
- * (golang.org/x/net/http2: 4 MiB a stream, 1 GiB the connection, frames up to 1 MiB).
- */
-const GO_SETTINGS: http2.Settings = { initialWindowSize: 4 << 20, maxFrameSize: 1 << 20 };
-const GO_CONNECTION_WINDOW = 1 << 30;
 /** Go's `http.Transport.IdleConnTimeout` of client-go's transports. */
 const IDLE_MS = 90_000;
 /** Go's `http.Transport.TLSHandshakeTimeout` of client-go's transports. */
@@ -71,7 +66,7 @@ export class BackendConnections {
     const socket = await dial(target, this.handshakeTimeoutMs);
     if (socket.alpnProtocol !== 'h2') return { socket };
     const authority = `https://${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}`;
-    const session = http2.connect(authority, { settings: GO_SETTINGS, createConnection: () => socket });
+    const session = http2.connect(authority, { settings: GO_HTTP2_SETTINGS, createConnection: () => socket });
     session.on('error', () => {}); // each stream reports its own failure
     session.setTimeout(IDLE_MS, () => session.close());
     // a closing session takes no new streams: the next request dials again
@@ -84,7 +79,7 @@ export class BackendConnections {
       session.once('connect', () => resolve());
       session.once('error', reject);
     });
-    session.setLocalWindowSize(GO_CONNECTION_WINDOW);
+    session.setLocalWindowSize(GO_HTTP2_CONNECTION_WINDOW);
     if (this.closed) {
       session.destroy();
       throw new Error('the aggregation layer is stopping');
