@@ -70,7 +70,7 @@ export async function backstageFigures(ctx: SizeContext, backstage: BackstagePro
       { path: `/api/catalog/entities/by-name/component/default/${components[i % components.length]}` },
     ]),
     warmup: it.warmup,
-    warmupMs: it.smallWarmupMs,
+    warmupMs: it.warmupMs,
   });
   const catalogLookup = summarize(catalogMs);
   figures.push(makeFigure('backstage: catalog entity lookup p99 (context)', size, catalogLookup.p99, 'ms', undefined,
@@ -81,11 +81,11 @@ export async function backstageFigures(ctx: SizeContext, backstage: BackstagePro
       { path: `/api/databases/entities/component/default/${components[i % components.length]}/instances` },
     ]),
     warmup: it.warmup,
-    warmupMs: it.smallWarmupMs,
+    warmupMs: it.warmupMs,
   });
   const entity = summarize(entityMs);
   figures.push(makeFigure('backstage: an entity\'s databases p99', size, entity.p99, 'ms', at10k ? { op: '<=', value: 20 } : undefined,
-    `GET /api/databases/entities/component/…/instances, ~${Math.round(size / components.length)} of ${size}; p50 ${entity.p50.toFixed(1)} ms; n=${entity.n} after ${it.smallWarmupMs / 1000} s of warm-up`));
+    `GET /api/databases/entities/component/…/instances, ~${Math.round(size / components.length)} of ${size}; p50 ${entity.p50.toFixed(1)} ms; n=${entity.n} after ${it.warmupMs / 1000} s of warm-up`));
 
   // The Databases page: first page sorted by name, then pages further down (cursor = offset).
   const pages = Math.max(1, Math.floor(size / 100));
@@ -96,7 +96,7 @@ export async function backstageFigures(ctx: SizeContext, backstage: BackstagePro
       { path: `/api/databases/instances?limit=100${i % 3 === 0 ? '' : `&cursor=${cursor((i * 37) % pages)}`}` },
     ]),
     warmup: it.warmup,
-    warmupMs: it.smallWarmupMs,
+    warmupMs: it.warmupMs,
   });
   const list = summarize(listMs);
   figures.push(makeFigure('backstage: list route, one page of 100 p99', size, list.p99, 'ms', at10k ? { op: '<=', value: 100 } : undefined,

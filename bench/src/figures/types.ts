@@ -8,12 +8,12 @@ import type { ApiserverProcess } from '../system/ApiserverProcess';
 export interface Iterations {
   warmup: number;
   /**
-   * Small requests also warm up for this long (ms), going round their whole plan untimed. V8
+   * Timed request loops also warm up for this long (ms), going round their plan untimed. V8
    * optimises a request path only once it has run often enough: after a few hundred requests,
    * both processes were still compiling it on their helper threads, on the cores the timed
    * requests needed (docs/performance.md, "Warm-up").
    */
-  smallWarmupMs: number;
+  warmupMs: number;
   /** For requests that move the whole list (tens of ms each and more). */
   large: number;
   /** For small requests (one namespace, one selector, one entity). */
