@@ -51,7 +51,6 @@ export function humanDurationChangesAt(ms: number): number {
   return (Math.floor(ms / unit) + 1) * unit;
 }
 
-
 /** AGE cell: kubectl's `translateTimestampSince` (`<unknown>` without a timestamp). */
 export function age(creationTimestamp: string | undefined, now: number): string {
   if (!creationTimestamp) return '<unknown>';
