@@ -1,6 +1,7 @@
 import http2 from 'node:http2';
 import tls from 'node:tls';
-import { GO_HTTP2_CONNECTION_WINDOW, GO_HTTP2_SETTINGS } from '@internal/kube-emulator';
+// the constants alone: the package's index loads the whole emulator into the measuring client
+import { GO_HTTP2_CONNECTION_WINDOW, GO_HTTP2_SETTINGS } from '@internal/kube-emulator/src/aggregation/goHttp2';
 
 /** Where and how to connect (a subset of HttpsClientOptions, to avoid a cycle). */
 export interface TlsTarget {
