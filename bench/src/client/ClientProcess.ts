@@ -38,8 +38,10 @@ export class ClientProcess {
         // V8 sizes the old generation of a small heap (13 MiB here) so tightly that the client
         // ran a full collection every 160 ms while timing one-namespace lists (each inflated
         // 330 KiB list promotes a little): 2.2 s of its helper threads' CPU in the figure's 6 s,
-        // on the cores the apiserver needed. Go's collector (client-go's) paces itself by GOGC.
-        '--initial-old-space-size=256',
+        // on the cores the apiserver needed. 256 MiB did that too, but then one late collection
+        // of a large heap held up a whole round of the slow-watcher figure (about every other
+        // run at 1,000: 77-221 ms against 10-13 ms); 64 MiB did neither in these runs.
+        '--initial-old-space-size=64',
         ...(process.env.BENCH_CLIENT_NODE_ARGS ?? '').split(' ').filter(Boolean),
       ],
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
