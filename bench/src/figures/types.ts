@@ -11,7 +11,7 @@ export interface Iterations {
    * Timed request loops also warm up for this long (ms), going round their plan untimed. V8
    * optimises a request path only once it has run often enough: after a few hundred requests,
    * both processes were still compiling it on their helper threads, on the cores the timed
-   * requests needed (docs/performance.md, "Warm-up").
+   * requests needed (docs/performance.md, "the measuring client and the warm-up").
    */
   warmupMs: number;
   /** For requests that move the whole list (tens of ms each and more). */

@@ -8,6 +8,5 @@ export { KubeEmulator } from './KubeEmulator';
 export type { KubeEmulatorOptions, ApiServiceRegistration } from './KubeEmulator';
 export { loadCompactCrds } from './crds';
 export { DEMO_INSTANCES, DEMO_TEAMS } from './seed';
-export { GO_HTTP2_CONNECTION_WINDOW, GO_HTTP2_SETTINGS } from './aggregation/goHttp2';
 export type { HealthMode, ObjectRef } from './operators';
 export type { ApiServerFault, ApiServerFaultOptions } from './server/createApiServer';

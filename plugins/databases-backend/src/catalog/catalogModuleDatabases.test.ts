@@ -10,7 +10,6 @@ import { exampleCatalogConfig } from '../__testUtils__/exampleCatalog';
 
 jest.setTimeout(90_000);
 
-
 /**
  * The real catalog backend with our entity provider module, fed by the plugin's watch of the
  * emulator through the aggregated apiserver: instances become Resource entities in the catalog
