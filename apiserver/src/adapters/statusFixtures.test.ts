@@ -37,7 +37,26 @@ interface NotASource {
   kind: string;
 }
 
+/**
+ * A file of an operator whose adapter has not landed yet. It must stay unclaimed: the day an
+ * adapter claims its kind, the row fails and has to become a real expectation.
+ */
+interface AwaitingAdapter {
+  awaitingAdapter: string;
+  apiVersion: string;
+  kind: string;
+}
+
 const MARIADB = 'k8s.mariadb.com/v1alpha1';
+const CNPG = 'postgresql.cnpg.io/v1';
+const awaitingPostgres = (kind: 'Cluster' | 'Backup'): AwaitingAdapter => ({
+  awaitingAdapter:
+    kind === 'Cluster'
+      ? 'CloudNativePG Cluster: judged by the PostgreSQL adapter (issue 21)'
+      : 'CloudNativePG Backup: judged by the backups API (issue 22)',
+  apiVersion: CNPG,
+  kind,
+});
 const STATEFUL_SETS = {
   group: 'apps',
   version: 'v1',
@@ -45,7 +64,7 @@ const STATEFUL_SETS = {
   kind: 'StatefulSet',
 };
 
-const EXPECTED: Record<string, Expectation | NotASource> = {
+const EXPECTED: Record<string, Expectation | NotASource | AwaitingAdapter> = {
   // mariadb-operator
   'mariadb-operator/status/mariadb-failed-error.argocd-fixture.yaml': {
     phase: 'Failed',
@@ -112,6 +131,27 @@ const EXPECTED: Record<string, Expectation | NotASource> = {
     apiVersion: MARIADB,
     kind: 'MaxScale',
   },
+
+  // cloudnative-pg
+  'cloudnative-pg/status/backup-completed.e2e.yaml': awaitingPostgres('Backup'),
+  'cloudnative-pg/status/backup-running.e2e.yaml': awaitingPostgres('Backup'),
+  'cloudnative-pg/status/backup-started-scheduled-plugin.e2e.yaml':
+    awaitingPostgres('Backup'),
+  'cloudnative-pg/status/cluster-healthy-phase-but-ready-false.issue-4209.status.yaml':
+    awaitingPostgres('Cluster'),
+  'cloudnative-pg/status/cluster-healthy-reconciliation-disabled.argocd-fixture.yaml':
+    awaitingPostgres('Cluster'),
+  'cloudnative-pg/status/cluster-healthy.argocd-fixture.yaml':
+    awaitingPostgres('Cluster'),
+  'cloudnative-pg/status/cluster-healthy.e2e.yaml': awaitingPostgres('Cluster'),
+  'cloudnative-pg/status/cluster-hibernated.argocd-fixture.yaml':
+    awaitingPostgres('Cluster'),
+  'cloudnative-pg/status/cluster-not-ready-archiving-and-backup-failing.docs.status.yaml':
+    awaitingPostgres('Cluster'),
+  'cloudnative-pg/status/cluster-provisioning-setting-up-primary.argocd-fixture.yaml':
+    awaitingPostgres('Cluster'),
+  'cloudnative-pg/status/cluster-switchover-in-progress.argocd-action-fixture.yaml':
+    awaitingPostgres('Cluster'),
 
   // eck
   'eck/status/elasticsearch-applyingchanges-downscale.pr-5328.status.yaml': {
@@ -264,12 +304,18 @@ describe('upstream status samples', () => {
   const notSources = files.filter(
     f => EXPECTED[f] && 'notASource' in EXPECTED[f],
   );
+  const awaiting = files.filter(
+    f => EXPECTED[f] && 'awaitingAdapter' in EXPECTED[f],
+  );
   const sources = files.filter(
-    f => EXPECTED[f] && !('notASource' in EXPECTED[f]),
+    f =>
+      EXPECTED[f] &&
+      !('notASource' in EXPECTED[f]) &&
+      !('awaitingAdapter' in EXPECTED[f]),
   );
 
-  it.each(notSources)('%s is claimed by no adapter', file => {
-    const row = EXPECTED[file] as NotASource;
+  it.each([...notSources, ...awaiting])('%s is claimed by no adapter', file => {
+    const row = EXPECTED[file] as NotASource | AwaitingAdapter;
     const docs = readYamlDocuments(
       path.join(OPERATORS_DIR, file),
     ) as KubeObject[];

@@ -37,8 +37,9 @@ const samples = operators.flatMap(op =>
 describe('upstream operator CRDs', () => {
   const store = new MemoryObjectStore();
 
-  it('finds the five operators', () => {
+  it('finds the six operators', () => {
     expect(operators.sort()).toEqual([
+      'cloudnative-pg',
       'eck',
       'mariadb-operator',
       'mysql-operator',
@@ -79,7 +80,8 @@ describe('upstream operator CRDs', () => {
     expect(crds.length).toBeGreaterThanOrEqual(16);
   });
 
-  // Samples of kinds whose CRDs are not among the fixtures (EnterpriseSearch, autoscalers) cannot be served.
+  // Samples of kinds whose CRDs are not among the fixtures (EnterpriseSearch, autoscalers,
+  // CloudNativePG's ImageCatalog) cannot be served.
   const servedKinds = new Set(
     crds.map(c => `${c.doc.spec.group}/${c.doc.spec.names.kind}`),
   );
@@ -96,6 +98,7 @@ describe('upstream operator CRDs', () => {
     expect([...new Set(unserved)].sort()).toEqual([
       'ElasticsearchAutoscaler',
       'EnterpriseSearch',
+      'ImageCatalog',
     ]);
   });
 
