@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { hostileString, objectName, pathSegment, GROUP_VERSION_PATH } from './arbitraries';
 import { createForeignCa, issueClientCertificate, type CertificatePair } from './authCertificates';
 import { HostileApiClient, parseRawResponse, type ProbeAnswer, type ProbeRequest } from './hostileApiClient';
-import { describeExchange, expectStatusFailure } from './hostileExpectations';
+import { describeExchange, expectStatusFailure, isCredentialsNotYet } from './hostileExpectations';
 import { startHostileHarness, wireHeaderValue, type HostileHarness } from './hostileHarness';
 
 const TEAM_B = `${GROUP_VERSION_PATH}/namespaces/team-b/databaseinstances`;
@@ -238,7 +238,9 @@ describe('authentication and authorization attacks on the aggregated apiserver',
         };
         const before = teamBObjects();
         const answer = await h.client.request(probe);
-        if (answer.status >= 500) throw new Error(`a 5xx:\n${describeExchange(probe, answer)}`);
+        // the one 5xx by design: the connection of a `search` an earlier case created in team-a,
+        // whose credentials the paused operators never make (seen in CI: POST, then GET search%2Fconnection)
+        if (answer.status >= 500 && !isCredentialsNotYet(answer)) throw new Error(`a 5xx:\n${describeExchange(probe, answer)}`);
         if (answer.status < 300 && !answer.streamed && answer.body.includes('"namespace":"team-b"')) {
           throw new Error(`alice read team-b:\n${describeExchange(probe, answer)}`);
         }

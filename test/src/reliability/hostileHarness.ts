@@ -1,4 +1,5 @@
 import { startSystem, type StartSystemOptions, type System } from '../support';
+import { cacheReached } from '../support/cacheCaughtUp';
 import { HostileApiClient, type ProbeAnswer, type ProbeRequest } from './hostileApiClient';
 
 /** Who a probe claims to be, as the aggregator asserts it with the front-proxy certificate. */
@@ -48,12 +49,15 @@ export interface HostileHarness {
   stop(): Promise<void>;
 }
 
+const SETTLE_BOOKMARK_MS = 500;
+
 /**
  * Starts the system with the demo seed, lets the emulated operators settle and then pauses
  * them, so that from here on only requests can change the store.
  */
 export async function startHostileHarness(options: StartSystemOptions = {}): Promise<HostileHarness> {
-  const system = await startSystem({ seed: true, ...options });
+  // bookmarks carry the cluster's resourceVersion to idle watches: see cacheReached
+  const system = await startSystem({ seed: true, bookmarkIntervalMs: SETTLE_BOOKMARK_MS, ...options });
   system.emulator.operators.settle();
   system.emulator.operators.pause();
   const client = new HostileApiClient({
@@ -63,11 +67,7 @@ export async function startHostileHarness(options: StartSystemOptions = {}): Pro
     cert: system.emulator.certs.frontProxyClient,
   });
   // the settled state must have reached the apiserver's cache before cases compare against it
-  let seen = '';
-  for (let i = 0; i < 100 && system.apiserver.store.resourceVersion() !== seen; i++) {
-    seen = system.apiserver.store.resourceVersion();
-    await new Promise(r => setTimeout(r, 200));
-  }
+  await cacheReached(system, system.emulator.store.currentRV(), 20 * SETTLE_BOOKMARK_MS);
   return {
     system,
     client,
