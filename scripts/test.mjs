@@ -2,7 +2,7 @@
 // The README's test command: installs on first use, type-checks, lints, runs every jest
 // project (unit, integration and end-to-end) and prints "N passed, N failed" on its own line.
 import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { ensureDependencies, repoRoot, runYarn } from './lib/yarn.mjs';
 
 ensureDependencies();
@@ -26,6 +26,16 @@ const jestCode = runYarn(
   { env: { CI: 'true' } },
 );
 
+/** The `count` test files that took longest, so that a slow-down shows in every CI log. */
+function printSlowest(testResults, count) {
+  const slowest = testResults
+    .map(t => ({ file: relative(repoRoot, t.name), ms: t.endTime - t.startTime }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, count);
+  console.log(`\n== the ${slowest.length} slowest test files ==`);
+  for (const { file, ms } of slowest) console.log(`${(ms / 1000).toFixed(1).padStart(7)} s  ${file}`);
+}
+
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -36,6 +46,7 @@ try {
   skipped = r.numPendingTests + (r.numTodoTests ?? 0);
   // A suite that fails to run (syntax error, failed beforeAll) has no failed tests: count it.
   failed += r.testResults.filter(t => t.status === 'failed' && t.assertionResults.every(a => a.status !== 'failed')).length;
+  printSlowest(r.testResults, 10);
 } catch (e) {
   console.error(`could not read jest results: ${e.message}`);
   failed += 1;

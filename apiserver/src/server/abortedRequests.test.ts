@@ -24,13 +24,26 @@ describe('requests whose client leaves early', () => {
   });
 
   async function start() {
-    t = await startTestServer({ maxInFlight: { readOnly: 2, mutating: 1 } });
+    // a watch ahead of the store waits up to kube's 3 s (the test server's 200 ms would let it
+    // give up before the client leaves, and the watch tests would prove nothing)
+    t = await startTestServer({ maxInFlight: { readOnly: 2, mutating: 1 }, tooLargeWaitMs: 3000 });
     // a list of ~2 MiB: far more than a stream's window, so the server waits for the client
     for (let i = 0; i < 2000; i++) t.store.upsert(makeInstance({ name: `db-${String(i).padStart(4, '0')}` }));
     session = http2.connect(`https://127.0.0.1:${t.port}`, { ca: t.ca });
     session.on('error', () => {});
     return { t, session };
   }
+
+  /** Resolves once `cond` holds, read every 5 ms; the test's own timeout bounds it. */
+  const waitUntil = async (cond: () => boolean | Promise<boolean>) => {
+    while (!(await cond())) await new Promise(r => setTimeout(r, 5));
+  };
+
+  /** kube-apiserver's `apiserver_current_inflight_requests{request_kind="readOnly"}`. */
+  const readsInFlight = async (server: TestServer) => {
+    const text = await server.app.control.metrics.registry.metrics();
+    return Number(/^apiserver_current_inflight_requests\{request_kind="readOnly"\} (\d+)$/m.exec(text)?.[1] ?? NaN);
+  };
 
   /** A list as alice (the limit does not apply to system:masters), uncompressed. */
   const list = (s: http2.ClientHttp2Session) => s.request({ ':path': LIST, authorization: 'Bearer alice' });
@@ -69,19 +82,27 @@ describe('requests whose client leaves early', () => {
       await held;
       return authenticate(req);
     };
+    // the server's side of each stream, to see it closed before the authentication answers
+    const serverClosed: Array<Promise<unknown>> = [];
+    const allArrived = new Promise<void>(resolve =>
+      server.server.server.on('request', (_req, res) => {
+        serverClosed.push(new Promise(r => res.once('close', r)));
+        if (serverClosed.length === 3) resolve();
+      }),
+    );
     const reset = Array.from({ length: 3 }, () => {
       const r = list(s);
       r.on('error', () => {});
       r.end();
       return r;
     });
-    while (waiting < 3) await new Promise(r => setTimeout(r, 5));
+    await allArrived;
+    await waitUntil(() => waiting === 3);
     for (const r of reset) r.close(http2.constants.NGHTTP2_CANCEL);
-    await Promise.all(reset.map(r => new Promise(resolve => (r.closed ? resolve(undefined) : r.once('close', resolve)))));
-    // the server learns of the resets before the authentication answers
-    await new Promise(r => setTimeout(r, 50));
+    await Promise.all(serverClosed);
     release();
-    await new Promise(r => setTimeout(r, 50));
+    // the three finish their (now pointless) handling and give their slots back
+    await waitUntil(async () => (await readsInFlight(server)) === 0);
     expect(await status(s)).toBe(200);
   }, 20_000);
 
@@ -91,6 +112,16 @@ describe('requests whose client leaves early', () => {
     // a resourceVersion one ahead: the watch waits for the store to reach it
     const next = BigInt(server.store.resourceVersion()) + 1n;
     const path = `${LIST}?watch=true&resourceVersion=${next}`;
+    // resolved with a holder: a promise resolved with a promise would wait for it
+    const arrived = new Promise<{ left: Promise<unknown> }>(resolve =>
+      server.server.server.on('request', (req) => {
+        if (req.url !== path) return;
+        // the client's leaving as the server sees it: its HTTP/2 stream, or its HTTP/1.1 socket
+        // (the response's own close comes only once the handler answers)
+        const stream = (req as { stream?: http2.ServerHttp2Stream }).stream;
+        resolve({ left: new Promise(r => (stream ?? req.socket).once('close', r)) });
+      }),
+    );
     let leave: () => void;
     if (protocol === 'HTTP/2') {
       const w = s.request({ ':path': path, authorization: 'Bearer alice' });
@@ -103,11 +134,24 @@ describe('requests whose client leaves early', () => {
       w.end();
       leave = () => w.destroy();
     }
-    await new Promise(r => setTimeout(r, 50));
+    const { left } = await arrived;
     leave();
-    await new Promise(r => setTimeout(r, 50));
+    await left;
+    // the watch polls the store's resourceVersion while it waits: once a poll has seen `next`,
+    // the rest of the handler (subscribe, or see the client gone) runs in the same turn
+    let armed = false;
+    let seenNext!: () => void;
+    const polledPast = new Promise<void>(r => (seenNext = r));
+    const resourceVersion = server.store.resourceVersion.bind(server.store);
+    server.store.resourceVersion = () => {
+      const rv = resourceVersion();
+      if (armed && BigInt(rv) >= next) seenNext();
+      return rv;
+    };
     server.store.upsert(makeInstance({ name: 'arrives' }));
-    await new Promise(r => setTimeout(r, 100));
+    armed = true;
+    await polledPast;
+    await new Promise(r => setImmediate(r));
     expect(server.store.watchers_count()).toBe(before);
     expect(server.logger.entries.filter(e => e.level === 'error')).toEqual([]);
   }, 20_000);

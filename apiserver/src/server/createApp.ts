@@ -176,8 +176,8 @@ export function createApp(options: CreateAppOptions): DatabasesApp {
   const logger = options.logger ?? consoleLogger;
   const tooLargeWaitMs = options.tooLargeWaitMs ?? 3000;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
-  const metrics = createMetrics({ storeSize: () => store.list().length });
   const inFlight = new MaxInFlight(options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+  const metrics = createMetrics({ storeSize: () => store.list().length, inFlight: kind => inFlight.inFlight(kind) });
   const watches = new Set<() => void>();
   let shuttingDown = false;
 

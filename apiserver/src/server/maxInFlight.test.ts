@@ -3,6 +3,7 @@ import type { UserInfo } from '../auth/types';
 import { getRequestInfo } from './requestInfo';
 import { inFlightKind, isLongRunning, MaxInFlight, tooManyRequests } from './maxInFlight';
 import { StatusError } from './StatusError';
+import { createMetrics } from '../metrics/createMetrics';
 
 const P = '/apis/dbaas.platform.dev/v1alpha1';
 const info = (method: string, url: string) => {
@@ -88,9 +89,12 @@ describe('MaxInFlight', () => {
     expect(limiter.tryAcquire('readOnly')).toBeUndefined();
   });
 
-  it('does not limit a pool whose limit is 0', () => {
+  it('does not limit a pool whose limit is 0, and still counts it (the in-flight gauge)', () => {
     const limiter = new MaxInFlight({ readOnly: 0, mutating: 1 });
-    for (let i = 0; i < 1000; i++) expect(limiter.tryAcquire('readOnly')).toBeDefined();
+    const releases = Array.from({ length: 1000 }, () => limiter.tryAcquire('readOnly'));
+    expect(releases.every(r => r !== undefined)).toBe(true);
+    expect(limiter.inFlight('readOnly')).toBe(1000);
+    releases.forEach(r => r!());
     expect(limiter.inFlight('readOnly')).toBe(0);
     limiter.tryAcquire('mutating');
     expect(limiter.tryAcquire('mutating')).toBeUndefined();
@@ -134,5 +138,20 @@ describe('MaxInFlight', () => {
       code: 429,
     });
     expect(e.headers).toEqual({ 'Retry-After': '1' });
+  });
+});
+
+describe('apiserver_current_inflight_requests', () => {
+  it("reports each pool's requests holding a slot, as kube-apiserver's series", async () => {
+    const limiter = new MaxInFlight({ readOnly: 0, mutating: 1 });
+    const metrics = createMetrics({ inFlight: kind => limiter.inFlight(kind) });
+    limiter.tryAcquire('readOnly');
+    limiter.tryAcquire('readOnly');
+    const write = limiter.tryAcquire('mutating')!;
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('apiserver_current_inflight_requests{request_kind="readOnly"} 2');
+    expect(text).toContain('apiserver_current_inflight_requests{request_kind="mutating"} 1');
+    write();
+    expect(await metrics.registry.metrics()).toContain('apiserver_current_inflight_requests{request_kind="mutating"} 0');
   });
 });

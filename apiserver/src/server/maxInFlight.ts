@@ -74,8 +74,8 @@ export class MaxInFlight {
   /** Takes a slot of `kind`: its release (safe to call twice), or undefined when the pool is full. */
   tryAcquire(kind: InFlightKind): (() => void) | undefined {
     const limit = this.limits[kind];
-    if (limit <= 0) return noop;
-    if (this.counts[kind] >= limit) return undefined;
+    // counted without a limit too: the count is also the in-flight gauge
+    if (limit > 0 && this.counts[kind] >= limit) return undefined;
     this.counts[kind]++;
     let released = false;
     return () => {

@@ -250,6 +250,11 @@ export class KubeEmulator {
     this.server.setFault(mode, options);
   }
 
+  /** The requests a `slow` fault holds back right now (method and URL). */
+  delayedRequests(): Array<{ method: string; url: string }> {
+    return this.server.delayedRequests();
+  }
+
   /**
    * Fault injection: a watch expiry as after an etcd compaction. The history is dropped and
    * every open watch ends, so each client resumes from its last resourceVersion and gets

@@ -5,6 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { kubectlBinaries, runKubectl, spawnKubectl } from '../support/kubectl';
 import { startSystem, type System } from '../support/startSystem';
+import { cacheReached } from '../support/cacheCaughtUp';
 
 const INSTANCES = '/apis/dbaas.platform.dev/v1alpha1/databaseinstances';
 const MARIADB = { group: 'k8s.mariadb.com', version: 'v1alpha1', plural: 'mariadbs' };
@@ -43,6 +44,26 @@ describe('the apiserver over HTTP/2', () => {
   afterAll(async () => {
     await system?.stop();
   });
+
+  /** Resolves when a stream whose path matches arrived over HTTP/2 (at index `from` or later). */
+  function streamReceived(from: number, matches: (path: string) => boolean, timeoutMs = 60_000): Promise<void> {
+    if (h2Paths.slice(from).some(matches)) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const server = system.apiserver.server.server;
+      const onStream = (_stream: unknown, headers: http2.IncomingHttpHeaders) => {
+        if (!matches(String(headers[':path']))) return;
+        clearTimeout(timer);
+        server.off('stream', onStream);
+        resolve();
+      };
+      // the bound: kubectl's start-up and one list, seconds even on a loaded machine
+      const timer = setTimeout(() => {
+        server.off('stream', onStream);
+        reject(new Error(`no matching HTTP/2 request within ${timeoutMs} ms; seen: ${h2Paths.slice(from).join(', ')}`));
+      }, timeoutMs);
+      server.on('stream', onStream);
+    });
+  }
 
   function session(asProxy = false): http2.ClientHttp2Session {
     const { clusterCa, frontProxyClient } = system.emulator.certs;
@@ -86,7 +107,9 @@ describe('the apiserver over HTTP/2', () => {
 
     const watch = spawnKubectl(file, kubeconfig, home, ['get', 'databaseinstances', '-n', 'team-a', '--watch-only', '-o', 'name']);
     try {
-      await new Promise(r => setTimeout(r, 1500));
+      // kubectl lists, then watches from the list's resourceVersion: once its watch request is
+      // in, a change made now is delivered whether or not the watch has subscribed yet
+      await streamReceived(before, p => p.startsWith(`/apis/dbaas.platform.dev/v1alpha1/namespaces/team-a/databaseinstances?`) && p.includes('watch=true') && p.includes('resourceVersion='));
       const db = system.emulator.store.get(MARIADB, 'team-a', 'orders-db')!;
       system.emulator.store.update(MARIADB, { ...db, metadata: { ...db.metadata, labels: { ...db.metadata.labels, touched: name } } });
       await watch.waitForLine(l => l.includes('orders-db'), 15_000);
@@ -120,7 +143,10 @@ describe('the apiserver over HTTP/2', () => {
       await Promise.all(streams.map(st => new Promise(r => st.once('response', r))));
       const db = system.emulator.store.get(MARIADB, 'team-a', 'orders-db')!;
       system.emulator.store.update(MARIADB, { ...db, metadata: { ...db.metadata, labels: { ...db.metadata.labels, mark: 'h2-touch' } } });
-      await Promise.race([done, new Promise(r => setTimeout(r, 15_000))]);
+      // bound: 300 events on loopback; the timer is cleared so that it does not outlive the test
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([done, new Promise(r => (timer = setTimeout(r, 15_000)))]);
+      clearTimeout(timer);
       expect(got.size).toBe(300);
       streams.forEach(st => st.close());
     } finally {
@@ -161,8 +187,8 @@ describe('the apiserver over HTTP/2', () => {
         spec: { kubernetesConfig: { image: 'quay.io/opstree/redis:v7.0.15' } },
       });
     }
-    const rv = BigInt(system.emulator.store.currentRV());
-    for (let t = 0; BigInt(system.apiserver.store.resourceVersion()) < rv && t < 100; t++) await new Promise(r => setTimeout(r, 100));
+    // the bound: 250 watch events on loopback (each create is an event of the Redis informer)
+    await cacheReached(system, system.emulator.store.currentRV(), 30_000);
     const s = session();
     try {
       const bad = await request(s, { ':path': `${INSTANCES}?labelSelector=${encodeURIComponent('a in (b')}` });

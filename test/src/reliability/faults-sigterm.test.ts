@@ -91,9 +91,12 @@ describe('SIGTERM with 1,000 open watches and requests in flight', () => {
     const openMs = Date.now() - openStarted;
     expect(opened.filter(s => s !== 200)).toEqual([]);
 
-    // B synced before A goes; A's bookmarks move on with the cluster past B's first RV
+    // B synced before A goes, and A has seen the cluster past B's first RV (its informers' bookmarks
+    // carry the leases' RV every 500 ms): A's final bookmark then gives every watcher an RV that
+    // B's history holds
     await eventually(async () => (await probe(b.port)) === 200);
-    await new Promise(r => setTimeout(r, 2000));
+    const bRv = BigInt((await request(b.port, 'GET', `${INSTANCES}?limit=1`)).json.metadata.resourceVersion);
+    await eventually(async () => BigInt((await request(a.port, 'GET', `${INSTANCES}?limit=1`)).json.metadata.resourceVersion) >= bRv, 20_000);
 
     // writes that kube-apiserver answers slowly: in flight when SIGTERM arrives
     emulator.setFault('slow', { scope: 'storage', delayMs: 2000 });
@@ -101,13 +104,14 @@ describe('SIGTERM with 1,000 open watches and requests in flight', () => {
     const inFlight = names.map(([ns, name]: string[], n: number) =>
       request(a.port, 'PATCH', `/apis/dbaas.platform.dev/v1alpha1/namespaces/${ns}/databaseinstances/${name}`, { metadata: { labels: { 'in-flight': String(n) } } }),
     );
-    await new Promise(r => setTimeout(r, 300));
+    // every write has reached kube-apiserver, which holds it for 2 s
+    const held = () => emulator.delayedRequests().filter(r => r.method === 'PATCH').length;
+    await eventually(() => held() >= IN_FLIGHT, 20_000, () => `${held()} of ${IN_FLIGHT} writes held`);
     const sigterm = Date.now();
     a.child.kill('SIGTERM');
 
     // still served during the shutdown delay, while /readyz already says no
-    await new Promise(r => setTimeout(r, 200));
-    expect(await probe(a.port)).toBe(500);
+    await eventually(async () => (await probe(a.port)) === 500, SHUTDOWN_DELAY_MS);
     expect((await request(a.port, 'GET', INSTANCES)).status).toBe(200);
 
     const answers = await Promise.all(inFlight);

@@ -54,6 +54,40 @@ function trickle(socket: net.Socket, probe: Probe, data: string, everyMs: number
   socket.on('close', () => clearInterval(timer));
 }
 
+/**
+ * Slowloris in `lanes` lanes: each lane opens a new attacker (trickling `head`) every half
+ * header bound, and the server cuts each at the bound, so every lane has one connected at any
+ * moment however long the client under test takes to start. `stop` ends the new connections and
+ * returns every attacker opened.
+ */
+function attackInLanes(port: number, lanes: number, head: string) {
+  const opened: Array<{ lane: number; socket: tls.TLSSocket; probe: Probe }> = [];
+  const connecting: Array<Promise<void>> = [];
+  const timers = new Map<number, NodeJS.Timeout>();
+  let stopped = false;
+  const open = (lane: number) => {
+    if (stopped) return;
+    connecting.push(
+      tlsConnect(port).then(({ socket, probe }) => {
+        opened.push({ lane, socket, probe });
+        trickle(socket, probe, head, 100);
+      }),
+    );
+    timers.set(lane, setTimeout(() => open(lane), (HEADER_S * 1000) / 2));
+  };
+  for (let lane = 0; lane < lanes; lane++) open(lane);
+  return {
+    /** Lanes with an attacker connected now. */
+    connectedLanes: () => new Set(opened.filter(a => !a.socket.destroyed).map(a => a.lane)).size,
+    stop: async () => {
+      stopped = true;
+      timers.forEach(t => clearTimeout(t));
+      await Promise.all(connecting);
+      return opened;
+    },
+  };
+}
+
 /** The parts of a raw HTTP/1.1 answer. */
 function parseAnswer(raw: Buffer): { status: number; headers: string; body: string } {
   const text = raw.toString('utf8');
@@ -88,19 +122,37 @@ describe('slow clients (slowloris) against the apiserver port', () => {
     await system?.stop();
   });
 
+  /** kube-apiserver's `apiserver_current_inflight_requests{request_kind="mutating"}`, as the apiserver reports it. */
+  const mutatingInFlight = async () => {
+    const text = await system.apiserver.app.control.metrics.registry.metrics();
+    return Number(/^apiserver_current_inflight_requests\{request_kind="mutating"\} (\d+)$/m.exec(text)?.[1] ?? NaN);
+  };
+
   it('cuts request headers sent byte by byte at the header bound with a 408 Status, and serves kubectl meanwhile', async () => {
     const head = `GET ${TEAM_A} HTTP/1.1\r\nHost: api\r\nAuthorization: Bearer alice-token\r\nAccept: application/json\r\nUser-Agent: ${'s'.repeat(200)}\r\n\r\n`;
-    // 20 attackers; each byte is activity, so only an absolute deadline (not an idle timeout) cuts them
-    const attackers = await Promise.all(Array.from({ length: 20 }, () => tlsConnect(port)));
-    attackers.forEach(({ socket, probe }) => trickle(socket, probe, head, 100));
+    // 20 lanes of attackers; each byte is activity, so only an absolute deadline (not an idle
+    // timeout) cuts them
+    const lanes = attackInLanes(port, 20, head);
     // also a client that completes the handshake and then sends nothing at all
     const silent = await tlsConnect(port);
+    await eventually(() => lanes.connectedLanes() === 20, 10_000, () => `${lanes.connectedLanes()} lanes connected`);
 
-    const listed = await runKubectl(kubectl(), system.kubeconfig, system.dir, ['get', 'dbi', '-n', 'team-a', '-o', 'name']);
-    expect(listed.stderr).toBe('');
-    expect(listed.stdout).toContain('databaseinstance.dbaas.platform.dev/orders-db');
-    // kubectl was served while every attacker was still connected
-    expect(attackers.every(a => !a.socket.destroyed)).toBe(true);
+    let lanesWhenServed: number | undefined = undefined;
+    const onRequest = (req: { url?: string }) => {
+      if (lanesWhenServed === undefined && req.url?.startsWith(TEAM_A)) lanesWhenServed = lanes.connectedLanes();
+    };
+    system.apiserver.server.server.on('request', onRequest);
+    let attackers: Array<{ probe: Probe }>;
+    try {
+      const listed = await runKubectl(kubectl(), system.kubeconfig, system.dir, ['get', 'dbi', '-n', 'team-a', '-o', 'name']);
+      expect(listed.stderr).toBe('');
+      expect(listed.stdout).toContain('databaseinstance.dbaas.platform.dev/orders-db');
+    } finally {
+      system.apiserver.server.server.off('request', onRequest);
+      attackers = await lanes.stop();
+    }
+    // kubectl's list reached the apiserver while an attacker of every lane was connected
+    expect(lanesWhenServed).toBe(20);
 
     for (const { probe } of [...attackers, silent]) {
       const after = await probe.closedAfter;
@@ -134,8 +186,9 @@ describe('slow clients (slowloris) against the apiserver port', () => {
     socket.write(head);
     trickle(socket, probe, body, 100);
 
-    // the trickled create holds the only write slot: another writer is turned away meanwhile
-    await new Promise(r => setTimeout(r, 500));
+    // the trickled create holds the only write slot (once authenticated): another writer is
+    // turned away meanwhile
+    await eventually(async () => (await mutatingInFlight()) === 1, REQUEST_S * 1000, () => 'the trickled create never took the write slot');
     const direct = (method: string, path: string, payload?: string) =>
       new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
         const req = https.request(

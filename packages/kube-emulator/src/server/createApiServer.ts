@@ -89,6 +89,11 @@ export interface ApiServerHandle {
    * its last resourceVersion (the store decides whether that is still in its history).
    */
   endWatches(): void;
+  /**
+   * The requests a `slow` fault holds back right now (method and URL), so that a test can act
+   * once its requests are in flight instead of guessing how long they take to get there.
+   */
+  delayedRequests(): Array<{ method: string; url: string }>;
   /** Ends watches cleanly, closes connections and the listener. */
   close(): Promise<void>;
 }
@@ -163,6 +168,7 @@ export async function createApiServer(
   const watchEnders = new Set<(finalBookmark?: boolean) => void>();
   const hanging = new Set<ServerResponse>();
   const storeWatches = new Set<ServerResponse>();
+  const delayed = new Set<{ method: string; url: string }>();
   let fault: ApiServerFault = 'none';
   let faultOptions: Required<ApiServerFaultOptions> = { scope: 'all', delayMs: 1000, cutConnections: true };
   let address = `${host}:0`;
@@ -183,7 +189,10 @@ export async function createApiServer(
    */
   async function passFault(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     if (fault === 'slow') {
+      const held = { method: req.method ?? '', url: req.url ?? '' };
+      delayed.add(held);
       await new Promise(r => setTimeout(r, faultOptions.delayMs));
+      delayed.delete(held);
       return true;
     }
     if (fault === 'hang') {
@@ -447,6 +456,7 @@ export async function createApiServer(
     endWatches() {
       for (const end of [...watchEnders]) end(false);
     },
+    delayedRequests: () => [...delayed].map(d => ({ ...d })),
     async close() {
       for (const end of [...watchEnders]) end();
       for (const res of hanging) res.destroy();
