@@ -311,43 +311,47 @@ describe('databases backend against the emulator and the aggregated apiserver', 
     expect(otherTeam.status).toBe(403);
   });
 
-  it('alice creates (dry run, then for real), scales, reads the connection and deletes a Redis for orders', async () => {
+  /**
+   * alice's whole lifecycle of a Redis `name` for orders: a dry run, a create, the same create
+   * again, a connection read, a stale and a real resize, a delete. Each test that needs it runs
+   * its own, so that every test passes alone and in any order.
+   */
+  async function aliceLifecycle(name: string) {
     const base = '/api/databases/clusters/local/namespaces/team-a/instances';
     const body = {
-      name: 'orders-sessions',
+      name,
       owner: 'group:default/team-a',
       entityRef: 'component:default/orders',
       spec: { engine: 'redis', topology: 'standalone', storage: { size: '1Gi' } },
     };
     const dry = await request(server).post(base).set('Authorization', alice).send({ ...body, dryRun: true });
-    expect(dry.status).toBe(200);
-    expect(dry.body.instance.metadata.labels['backstage.io/kubernetes-id']).toBe('orders');
-    const notThere = await request(server).get(`${base}/orders-sessions`).set('Authorization', alice);
-    expect(notThere.status).toBe(404);
+    const notThere = await request(server).get(`${base}/${name}`).set('Authorization', alice);
     const created = await request(server).post(base).set('Authorization', alice).send(body);
-    expect(created.status).toBe(201);
-    expect(created.body.instance.metadata.annotations['dbaas.platform.dev/owner']).toBe('group:default/team-a');
     const again = await request(server).post(base).set('Authorization', alice).send(body);
-    expect(again.status).toBe(409);
-    const conn = await request(server).get(`${base}/orders-sessions/connection`).set('Authorization', alice);
-    expect(conn.status).toBe(200);
-    expect(conn.body.kind).toBe('DatabaseInstanceConnection');
-    const stale = await request(server)
-      .patch(`${base}/orders-sessions`)
-      .set('Authorization', alice)
-      .send({ storage: { size: '2Gi' }, resourceVersion: '1' });
-    expect(stale.status).toBe(409);
-    const resized = await request(server)
-      .patch(`${base}/orders-sessions`)
-      .set('Authorization', alice)
-      .send({ storage: { size: '2Gi' } });
-    expect(resized.status).toBe(200);
-    expect(resized.body.instance.spec.storage.size).toBe('2Gi');
-    const deleted = await request(server).delete(`${base}/orders-sessions`).set('Authorization', alice);
-    expect(deleted.status).toBe(202);
-    const history = await request(server).get(`${base}/orders-sessions/history`).set('Authorization', alice);
+    const conn = await request(server).get(`${base}/${name}/connection`).set('Authorization', alice);
+    const stale = await request(server).patch(`${base}/${name}`).set('Authorization', alice).send({ storage: { size: '2Gi' }, resourceVersion: '1' });
+    const resized = await request(server).patch(`${base}/${name}`).set('Authorization', alice).send({ storage: { size: '2Gi' } });
+    const deleted = await request(server).delete(`${base}/${name}`).set('Authorization', alice);
+    const history = await request(server).get(`${base}/${name}/history`).set('Authorization', alice);
+    return { dry, notThere, created, again, conn, stale, resized, deleted, history };
+  }
+
+  it('alice creates (dry run, then for real), scales, reads the connection and deletes a Redis for orders', async () => {
+    const r = await aliceLifecycle('orders-sessions');
+    expect(r.dry.status).toBe(200);
+    expect(r.dry.body.instance.metadata.labels['backstage.io/kubernetes-id']).toBe('orders');
+    expect(r.notThere.status).toBe(404);
+    expect(r.created.status).toBe(201);
+    expect(r.created.body.instance.metadata.annotations['dbaas.platform.dev/owner']).toBe('group:default/team-a');
+    expect(r.again.status).toBe(409);
+    expect(r.conn.status).toBe(200);
+    expect(r.conn.body.kind).toBe('DatabaseInstanceConnection');
+    expect(r.stale.status).toBe(409);
+    expect(r.resized.status).toBe(200);
+    expect(r.resized.body.instance.spec.storage.size).toBe('2Gi');
+    expect(r.deleted.status).toBe(202);
     // the dry run was a preview: not a request in the history
-    expect(history.body.requests.map((r: any) => [r.action, r.outcome.status])).toEqual([
+    expect(r.history.body.requests.map((q: any) => [q.action, q.outcome.status])).toEqual([
       ['create', 201],
       ['create', 409],
       ['update', 409],
@@ -357,7 +361,9 @@ describe('databases backend against the emulator and the aggregated apiserver', 
   });
 
   it('audits every create, update, delete and connection read, with outcome; never a dry run or a read', async () => {
-    const mine = audited.filter(e => e.meta?.name === 'orders-sessions');
+    const r = await aliceLifecycle('audited-sessions');
+    expect(r.deleted.status).toBe(202);
+    const mine = audited.filter(e => e.meta?.name === 'audited-sessions');
     expect(mine.map(e => [e.eventId, e.severityLevel, e.outcome])).toEqual([
       ['instance-create', 'medium', 'success'],
       ['instance-create', 'medium', 'failure'],
@@ -450,8 +456,14 @@ describe('databases backend against the emulator and the aggregated apiserver', 
   });
 
   it('history survives a backend restart (same database file)', async () => {
+    // a request of its own to remember: a create the policy refuses (another team's owner)
+    const refused = await request(server)
+      .post('/api/databases/clusters/local/namespaces/team-a/instances')
+      .set('Authorization', alice)
+      .send({ name: 'sneaky-restart', owner: 'group:default/team-b', spec: { engine: 'redis' } });
+    expect(refused.status).toBe(403);
     const before = await request(server)
-      .get('/api/databases/clusters/local/namespaces/team-a/instances/sneaky/history')
+      .get('/api/databases/clusters/local/namespaces/team-a/instances/sneaky-restart/history')
       .set('Authorization', alice);
     expect(before.body.requests.length).toBeGreaterThan(0);
     const first = opened.shift()!;
@@ -460,7 +472,7 @@ describe('databases backend against the emulator and the aggregated apiserver', 
     knex = sqliteKnex(path.join(dir, 'history.sqlite'));
     server = (await backend(knex)).server;
     const after = await request(server)
-      .get('/api/databases/clusters/local/namespaces/team-a/instances/sneaky/history')
+      .get('/api/databases/clusters/local/namespaces/team-a/instances/sneaky-restart/history')
       .set('Authorization', alice);
     expect(after.status).toBe(200);
     expect(after.body.requests).toEqual(before.body.requests);
