@@ -50,6 +50,7 @@ describe('the apiserver over HTTP/2', () => {
     if (h2Paths.slice(from).some(matches)) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const server = system.apiserver.server.server;
+      let timer: NodeJS.Timeout | undefined = undefined;
       const onStream = (_stream: unknown, headers: http2.IncomingHttpHeaders) => {
         if (!matches(String(headers[':path']))) return;
         clearTimeout(timer);
@@ -57,7 +58,7 @@ describe('the apiserver over HTTP/2', () => {
         resolve();
       };
       // the bound: kubectl's start-up and one list, seconds even on a loaded machine
-      const timer = setTimeout(() => {
+      timer = setTimeout(() => {
         server.off('stream', onStream);
         reject(new Error(`no matching HTTP/2 request within ${timeoutMs} ms; seen: ${h2Paths.slice(from).join(', ')}`));
       }, timeoutMs);
