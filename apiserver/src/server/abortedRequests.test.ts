@@ -114,7 +114,7 @@ describe('requests whose client leaves early', () => {
     const path = `${LIST}?watch=true&resourceVersion=${next}`;
     // resolved with a holder: a promise resolved with a promise would wait for it
     const arrived = new Promise<{ left: Promise<unknown> }>(resolve =>
-      server.server.server.on('request', (req) => {
+      server.server.server.on('request', req => {
         if (req.url !== path) return;
         // the client's leaving as the server sees it: its HTTP/2 stream, or its HTTP/1.1 socket
         // (the response's own close comes only once the handler answers)
