@@ -11,7 +11,11 @@ RUN apt-get update \
 WORKDIR /src
 COPY . .
 RUN node .yarn/releases/yarn-4.13.0.cjs install --immutable
-RUN bash deploy/build-apiserver.sh /out
+# .git stays out of the context: the commit comes in as build args (served at /version), e.g.
+#   --build-arg GIT_COMMIT=$(git rev-parse HEAD) --build-arg GIT_TREE_STATE=clean
+ARG GIT_COMMIT=""
+ARG GIT_TREE_STATE=""
+RUN GIT_COMMIT="$GIT_COMMIT" GIT_TREE_STATE="$GIT_TREE_STATE" bash deploy/build-apiserver.sh /out
 
 # Stage 2: only Node and the bundle. distroless "nonroot" runs as uid/gid 65532 and has no shell.
 FROM gcr.io/distroless/nodejs20-debian12:nonroot

@@ -16,6 +16,7 @@ import type { KubeWriter } from '../kube/KubeWriter';
 import { createMetrics, type ApiserverMetrics } from '../metrics/createMetrics';
 import { buildOpenApiV2, buildOpenApiV3 } from '../openapi/buildOpenApi';
 import type { EngineValidationContexts } from '../writes/validateSpec';
+import { buildStamp, packageVersion } from './buildInfo';
 import { buildDiscovery, encodeDocument, type ServedResource } from './discovery';
 import { HEALTH_PATHS, healthChecks, renderHealth, sendHealth, type Readiness } from './health';
 import { ListSnapshots } from './ListSnapshots';
@@ -153,12 +154,8 @@ const DEFAULT_MAX_BODY = 3 * 1024 * 1024;
 function defaultVersion(): VersionInfo {
   const arch: Record<string, string> = { x64: 'amd64', ia32: '386', arm64: 'arm64' };
   return {
-    major: '0',
-    minor: '1',
-    gitVersion: 'v0.1.0',
-    gitCommit: 'unknown',
-    gitTreeState: 'unknown',
-    buildDate: '1970-01-01T00:00:00Z',
+    ...packageVersion(),
+    ...buildStamp(),
     goVersion: `node-${process.version}`,
     compiler: 'tsc',
     platform: `${process.platform}/${arch[process.arch] ?? process.arch}`,

@@ -63,6 +63,24 @@ describe('deploy/build-apiserver.sh', () => {
   });
 });
 
+describe("the bundle's /version stamp", () => {
+  it("carries the commit it was built from, as kube-apiserver's ldflags do", () => {
+    const head = runOk('git', ['rev-parse', 'HEAD']).trim();
+    expect(head).toMatch(/^[0-9a-f]{40}$/);
+    const source = readFileSync(bundle, 'utf8');
+    // esbuild inlines the defined object; the other literal of that shape is the unstamped default.
+    const stamps = [
+      ...source.matchAll(
+        /gitCommit: "([^"]*)", gitTreeState: "([^"]*)", buildDate: "([^"]*)"/g,
+      ),
+    ].filter(m => m[1] !== '');
+    expect(stamps.map(m => m.slice(1, 3))).toEqual([
+      [head, expect.stringMatching(/^(clean|dirty)$/)],
+    ]);
+    expect(Date.parse(stamps[0][3])).toBeGreaterThan(Date.now() - 60 * 60_000);
+  });
+});
+
 describe('the bundled apiserver', () => {
   // A bad port makes validation fail after every flag was parsed: exit 2 before anything starts,
   // and any unknown or malformed flag would add its own error line.
@@ -222,7 +240,8 @@ describe('the bundled apiserver, running', () => {
         cwd: dir,
         env: {
           PATH: process.env.PATH,
-          DBAAS_APISERVER_SHUTDOWN_DELAY_MS: '1500',
+          // Long enough for two requests on a loaded machine after the signal is logged.
+          DBAAS_APISERVER_SHUTDOWN_DELAY_MS: '3000',
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -269,7 +288,19 @@ describe('the bundled apiserver, running', () => {
 
   it('on SIGTERM turns unready at once, keeps serving for the delay, then exits 0', async () => {
     child.kill('SIGTERM');
-    await new Promise(r => setTimeout(r, 300));
+    // The process logs the signal before it turns unready; from then on it serves for the delay.
+    await new Promise<void>((resolve, reject) => {
+      const seen = () => /"message":"Shutting down"/.test(output);
+      if (seen()) return resolve();
+      const onData = () => seen() && resolve();
+      child.stdout!.on('data', onData);
+      child.stderr!.on('data', onData);
+      child.on('exit', code =>
+        reject(
+          new Error(`exited ${code} before logging the signal:\n${output}`),
+        ),
+      );
+    });
     const during = await get('/readyz?verbose');
     expect(during.body).toMatch(/\[-\]shutdown/);
     expect((await get('/livez')).status).toBe(200);
