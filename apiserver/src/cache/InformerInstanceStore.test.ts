@@ -288,6 +288,35 @@ describe('InformerInstanceStore', () => {
     ]);
   });
 
+  it('re-created within one batch: the new object\'s states follow its DELETED, each at its own RV, never two states at one RV', async () => {
+    const t = await synced({ redis: [redis('orders', '15')], sts: [sts('orders', '20', 1)] });
+    stop = () => t.store.stop();
+    const version = (rv: string, replicas: number, uid: string) => {
+      const o = redis('orders', rv);
+      o.metadata!.uid = uid;
+      o.spec = { replicas };
+      return o;
+    };
+    const replicasOf = (e: InstanceEvent) => `${e.type} ${e.resourceVersion} ${e.object.metadata.uid} ${e.object.spec.replicas}`;
+    // nothing else changes: the new object's first state (a short phase) reaches watchers
+    t.inf(REDIS_KIND).remove(redis('orders', '70'));
+    t.inf(REDIS_KIND).upsert(version('71', 2, 'uid-2'));
+    t.inf(REDIS_KIND).upsert(version('72', 1, 'uid-2'));
+    await settle();
+    expect(t.events.map(replicasOf)).toEqual(['DELETED 70 uid-redis-team-a-orders 1', 'ADDED 71 uid-2 2', 'MODIFIED 72 uid-2 1']);
+    // its StatefulSet changed too, after the first two states: those would be mixed with the
+    // newer StatefulSet at its RV, so only the current state goes out, at that RV
+    t.events.length = 0;
+    t.inf(REDIS_KIND).remove(version('80', 1, 'uid-2'));
+    t.inf(REDIS_KIND).upsert(version('81', 2, 'uid-3'));
+    t.inf(REDIS_KIND).upsert(version('82', 3, 'uid-3'));
+    t.sts().upsert(sts('orders', '83', 0));
+    await settle();
+    expect(t.events.map(replicasOf)).toEqual(['DELETED 80 uid-2 1', 'ADDED 83 uid-3 3']);
+    expect(t.events[1].object.status?.phase).toBe('Provisioning');
+    expect(t.store.get('team-a', 'orders')).toEqual(t.events[1].object);
+  });
+
   it('delivers events in non-decreasing RV order when informers deliver out of order', async () => {
     const t = await synced({
       redis: [redis('a', '15'), redis('b', '16')],

@@ -103,7 +103,7 @@ interface PendingChange {
    * version, so without it two updates inside one batch window would be served as one and a
    * short phase (a one-pod restart during an upgrade) would never reach watchers. For a
    * related object (a StatefulSet) `key` is its object key; for a source object it is empty
-   * (the change's only source key). `obj` undefined: the related object was deleted.
+   * (the change's only source key). `obj` undefined: the object was deleted.
    */
   snapshot?: { key: string; obj: KubeObject | undefined };
   /** Sent at the last RV on purpose (instances marked Stale): never held back as late. */
@@ -474,7 +474,9 @@ export class InformerInstanceStore implements InstanceStore {
                 obj.metadata?.name ?? '',
               ),
             ],
-            gone ? undefined : { key: '', obj },
+            // a deletion's snapshot is the object's absence: a re-created object's first
+            // states in the same batch then follow its DELETED at their own RVs
+            { key: '', obj: gone ? undefined : obj },
           );
         const managed: ManagedInformer = new ManagedInformer({
           type: kind,
@@ -760,6 +762,11 @@ export class InformerInstanceStore implements InstanceStore {
     // Stable sort: changes with equal RVs keep their arrival order.
     batch.sort((a, b) => compareRv(a.rv, b.rv));
     for (const change of batch) {
+      this.asOf = undefined;
+      // A snapshot goes out at its own RV or not at all: sent at a newer one, an older state
+      // would claim to be the object as of that RV, which an earlier event of this flush (a
+      // projection of the current objects) may have carried already.
+      if (change.snapshot && (isNewer(this.lastRv, change.rv) || !this.isPastState(change))) change.snapshot = undefined;
       this.asOf = change.snapshot && {
         key: change.snapshot.key || change.sourceKeys[0],
         obj: change.snapshot.obj,
@@ -780,6 +787,41 @@ export class InformerInstanceStore implements InstanceStore {
     if (this.synced) {
       // every change up to it has been applied above (informers deliver in RV order)
       this.lastRv = maxResourceVersion(this.lastRv, this.minProgress());
+    }
+  }
+
+  /**
+   * Whether projecting a change's snapshot shows a state the cluster was in: every other object
+   * the projection reads is no newer than the snapshot. Next to a newer object a snapshot mixes
+   * two moments (a MariaDB's first status with its StatefulSet's 3/3), and its event would carry
+   * the newer object's RV, the RV the current state goes out at too: clients holding that RV
+   * (client-node's informer cache, client-go handlers comparing RVs) drop the later change and
+   * keep the mixed state. Such a change is projected from the current objects instead.
+   */
+  private isPastState(change: PendingChange): boolean {
+    const { snapshot, rv } = change;
+    if (!snapshot) return false;
+    const newer = (obj: KubeObject | undefined) => isNewer(obj?.metadata?.resourceVersion, rv);
+    for (const key of change.sourceKeys) {
+      const { informer, obj: source } = this.sourceObject(key);
+      let related: string[];
+      if (snapshot.key === '' || snapshot.key === key) {
+        related = this.relatedKeysOf(informer, snapshot.obj, key);
+      } else {
+        if (newer(source)) return false;
+        related = (this.entries.get(key)?.relatedKeys ?? []).filter(k => k !== snapshot.key);
+      }
+      if (related.some(k => newer(this.relatedObject(k)))) return false;
+    }
+    return true;
+  }
+
+  private relatedKeysOf(informer: SourceInformer | undefined, obj: KubeObject | undefined, key: string): string[] {
+    if (!informer || !obj) return this.entries.get(key)?.relatedKeys ?? [];
+    try {
+      return informer.adapter.relatedRefs(obj, informer.kind).map(r => objectKey(r.type, r.namespace, r.name));
+    } catch {
+      return this.entries.get(key)?.relatedKeys ?? [];
     }
   }
 

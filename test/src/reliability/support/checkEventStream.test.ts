@@ -40,6 +40,16 @@ describe('checkEventStream', () => {
     ]);
   });
 
+  it('reports a change at the resourceVersion the client holds (client-node would keep the old object)', () => {
+    const r = checkEventStream([
+      { kind: 'list', resourceVersion: '10', items: [o('a/x', '10')] },
+      { kind: 'watch', from: '10' },
+      ev('MODIFIED', o('a/x', '10', 'uid-a/x', 'changed')),
+      ev('MODIFIED', o('a/x', '11', 'uid-a/x', 'changed again')),
+    ]);
+    expect(r.violations).toEqual([expect.stringMatching(/^#2 MODIFIED a\/x@10: MODIFIED changed the object at the resourceVersion the client holds$/)]);
+  });
+
   it('lets a re-list replace the state', () => {
     const r = checkEventStream([
       { kind: 'list', resourceVersion: '10', items: [o('a/x', '5')] },

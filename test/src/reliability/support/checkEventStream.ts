@@ -27,7 +27,8 @@ export interface StreamCheck {
  * Replays what a client received and reports every event a correct server would not have sent:
  * ADDED for a key already present (without a DELETED between), MODIFIED or DELETED for an
  * absent key, a MODIFIED that changes nothing but the resourceVersion (a duplicate), a MODIFIED
- * that swaps the uid (a re-created object must be DELETED then ADDED), and resourceVersions
+ * that swaps the uid (a re-created object must be DELETED then ADDED), a MODIFIED that changes
+ * the object at the resourceVersion the client already holds (clients drop it), and resourceVersions
  * going backwards within one watch. A list replaces the state (that is what a re-list means).
  * Pure.
  */
@@ -64,6 +65,8 @@ export function checkEventStream(records: StreamRecord[]): StreamCheck {
       if (!current) violations.push(`${at}: MODIFIED for an absent key`);
       else if (current.uid !== r.object.uid) violations.push(`${at}: MODIFIED changed the uid ${current.uid} → ${r.object.uid}`);
       else if (current.content === r.object.content) violations.push(`${at}: MODIFIED with nothing changed (a duplicate)`);
+      // client-node (and client-go handlers comparing RVs) drop it: the client keeps the old object
+      else if (current.resourceVersion === r.object.resourceVersion) violations.push(`${at}: MODIFIED changed the object at the resourceVersion the client holds`);
       state.set(key, r.object);
     } else {
       if (!current) violations.push(`${at}: DELETED for an absent key`);
