@@ -710,8 +710,7 @@ export class InformerInstanceStore implements InstanceStore {
    * it (history replays RVs strictly greater) would never get them. They wait for a newer
    * cluster RV (a change in this batch, or every informer's progress past it) and go out with
    * it, at most `LATE_WAIT_MS`; after that, on an idle cluster, at the last RV as before (a
-   * change must not stay invisible for the minute a bookmark can take), unless an instance it
-   * changes is served at that very RV: clients holding it there would drop the change for good.
+   * change must not stay invisible for the minute a bookmark can take).
    */
   private restampLate(batch: PendingChange[]): PendingChange[] {
     const last = rvToBigInt(this.lastRv);
@@ -736,9 +735,7 @@ export class InformerInstanceStore implements InstanceStore {
       const current = { ...c, snapshot: undefined };
       if (newest > last) {
         out.push({ ...current, rv: newest.toString() });
-      } else if (release && !this.servedAt(c.sourceKeys, this.lastRv)) {
-        // an instance served at the last RV waits on: clients hold it at that RV and would drop
-        // a change that comes with it, which is worse than a change that comes later
+      } else if (release) {
         out.push(current);
       } else {
         this.late.push(current);
@@ -753,15 +750,6 @@ export class InformerInstanceStore implements InstanceStore {
       this.lateTimer.unref?.();
     }
     return out;
-  }
-
-  /** Whether an instance built from one of these source objects is served at `rv`. */
-  private servedAt(sourceKeys: string[], rv: string): boolean {
-    return sourceKeys.some(key => {
-      const entry = this.entries.get(key);
-      const served = entry && this.groupServed.get(claimKey(entry.namespace, entry.name));
-      return [...(served?.values() ?? [])].some(s => s.instance.metadata.resourceVersion === rv);
-    });
   }
 
   private flush(): void {
