@@ -288,7 +288,7 @@ describe('InformerInstanceStore', () => {
     ]);
   });
 
-  it('re-created within one batch: the new object\'s states follow its DELETED, each at its own RV, never two states at one RV', async () => {
+  it('re-created within one batch: the new object\'s states follow its DELETED, each at an RV of its own, the current one last', async () => {
     const t = await synced({ redis: [redis('orders', '15')], sts: [sts('orders', '20', 1)] });
     stop = () => t.store.stop();
     const version = (rv: string, replicas: number, uid: string) => {
@@ -304,17 +304,17 @@ describe('InformerInstanceStore', () => {
     t.inf(REDIS_KIND).upsert(version('72', 1, 'uid-2'));
     await settle();
     expect(t.events.map(replicasOf)).toEqual(['DELETED 70 uid-redis-team-a-orders 1', 'ADDED 71 uid-2 2', 'MODIFIED 72 uid-2 1']);
-    // its StatefulSet changed too, after the first two states: those would be mixed with the
-    // newer StatefulSet at its RV, so only the current state goes out, at that RV
+    // its StatefulSet changed too, after the first two states: they are projected with it as it
+    // is now, but each goes out at its own RV, not at the StatefulSet's, which its change carries
     t.events.length = 0;
     t.inf(REDIS_KIND).remove(version('80', 1, 'uid-2'));
     t.inf(REDIS_KIND).upsert(version('81', 2, 'uid-3'));
     t.inf(REDIS_KIND).upsert(version('82', 3, 'uid-3'));
     t.sts().upsert(sts('orders', '83', 0));
     await settle();
-    expect(t.events.map(replicasOf)).toEqual(['DELETED 80 uid-2 1', 'ADDED 83 uid-3 3']);
-    expect(t.events[1].object.status?.phase).toBe('Provisioning');
-    expect(t.store.get('team-a', 'orders')).toEqual(t.events[1].object);
+    expect(t.events.map(replicasOf)).toEqual(['DELETED 80 uid-2 1', 'ADDED 81 uid-3 2', 'MODIFIED 82 uid-3 3', 'MODIFIED 83 uid-3 3']);
+    expect(t.events[3].object.status?.phase).toBe('Provisioning');
+    expect(t.store.get('team-a', 'orders')).toEqual(t.events[3].object);
   });
 
   it('delivers events in non-decreasing RV order when informers deliver out of order', async () => {

@@ -171,6 +171,14 @@ export class InformerInstanceStore implements InstanceStore {
   /** While a batch is applied: the source object as the change being applied delivered it. */
   private asOf: { key: string; obj: KubeObject | undefined } | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
+  /**
+   * While a batch is applied: per object, how many of its changes are still to be applied.
+   * A projection reads every other object as it is now; the RV of one whose changes are still
+   * to come belongs to those changes' events, not to this one.
+   */
+  private stillToCome: Map<string, number> | undefined;
+  /** The events of the flush in progress, sent when it ends (see coalesceByRv). */
+  private flushed: InstanceEvent[] | undefined;
   private lastRv = '0';
   /** Largest list resourceVersion seen: the cluster's RV when our view became complete. */
   private listedRv = '0';
@@ -761,12 +769,16 @@ export class InformerInstanceStore implements InstanceStore {
     }
     // Stable sort: changes with equal RVs keep their arrival order.
     batch.sort((a, b) => compareRv(a.rv, b.rv));
+    this.flushed = [];
+    const snapshotKey = (c: PendingChange) => c.snapshot && (c.snapshot.key || c.sourceKeys[0]);
+    this.stillToCome = new Map();
+    for (const c of batch) {
+      const key = snapshotKey(c);
+      if (key) this.stillToCome.set(key, (this.stillToCome.get(key) ?? 0) + 1);
+    }
     for (const change of batch) {
-      this.asOf = undefined;
-      // A snapshot goes out at its own RV or not at all: sent at a newer one, an older state
-      // would claim to be the object as of that RV, which an earlier event of this flush (a
-      // projection of the current objects) may have carried already.
-      if (change.snapshot && (isNewer(this.lastRv, change.rv) || !this.isPastState(change))) change.snapshot = undefined;
+      const key = snapshotKey(change);
+      if (key) this.stillToCome.set(key, this.stillToCome.get(key)! - 1);
       this.asOf = change.snapshot && {
         key: change.snapshot.key || change.sourceKeys[0],
         obj: change.snapshot.obj,
@@ -783,45 +795,14 @@ export class InformerInstanceStore implements InstanceStore {
       }
     }
     this.asOf = undefined;
+    this.stillToCome = undefined;
+    const events = coalesceByRv(this.flushed);
+    this.flushed = undefined;
+    for (const event of events) this.emit(event);
     this.checkSynced();
     if (this.synced) {
       // every change up to it has been applied above (informers deliver in RV order)
       this.lastRv = maxResourceVersion(this.lastRv, this.minProgress());
-    }
-  }
-
-  /**
-   * Whether projecting a change's snapshot shows a state the cluster was in: every other object
-   * the projection reads is no newer than the snapshot. Next to a newer object a snapshot mixes
-   * two moments (a MariaDB's first status with its StatefulSet's 3/3), and its event would carry
-   * the newer object's RV, the RV the current state goes out at too: clients holding that RV
-   * (client-node's informer cache, client-go handlers comparing RVs) drop the later change and
-   * keep the mixed state. Such a change is projected from the current objects instead.
-   */
-  private isPastState(change: PendingChange): boolean {
-    const { snapshot, rv } = change;
-    if (!snapshot) return false;
-    const newer = (obj: KubeObject | undefined) => isNewer(obj?.metadata?.resourceVersion, rv);
-    for (const key of change.sourceKeys) {
-      const { informer, obj: source } = this.sourceObject(key);
-      let related: string[];
-      if (snapshot.key === '' || snapshot.key === key) {
-        related = this.relatedKeysOf(informer, snapshot.obj, key);
-      } else {
-        if (newer(source)) return false;
-        related = (this.entries.get(key)?.relatedKeys ?? []).filter(k => k !== snapshot.key);
-      }
-      if (related.some(k => newer(this.relatedObject(k)))) return false;
-    }
-    return true;
-  }
-
-  private relatedKeysOf(informer: SourceInformer | undefined, obj: KubeObject | undefined, key: string): string[] {
-    if (!informer || !obj) return this.entries.get(key)?.relatedKeys ?? [];
-    try {
-      return informer.adapter.relatedRefs(obj, informer.kind).map(r => objectKey(r.type, r.namespace, r.name));
-    } catch {
-      return this.entries.get(key)?.relatedKeys ?? [];
     }
   }
 
@@ -945,11 +926,13 @@ export class InformerInstanceStore implements InstanceStore {
     } catch (err) {
       instance = fallbackInstance(entry, source, err);
     }
-    const relatedRvs = entry.relatedKeys.map(
-      k => this.relatedObject(k)?.metadata?.resourceVersion,
-    );
+    // each state at an RV of its own, the current one last (see stillToCome)
+    const current = (k: string) => this.asOf?.key === k || !this.stillToCome?.get(k);
+    const relatedRvs = entry.relatedKeys
+      .filter(current)
+      .map(k => this.relatedObject(k)?.metadata?.resourceVersion);
     const baseRv = maxResourceVersion(
-      source.metadata?.resourceVersion,
+      current(entry.key) ? source.metadata?.resourceVersion : undefined,
       ...relatedRvs,
     );
     const metadata = {
@@ -1104,7 +1087,8 @@ export class InformerInstanceStore implements InstanceStore {
       this.groupServed.delete(group);
     }
     for (const event of events) {
-      this.emit(event);
+      if (this.flushed) this.flushed.push(event);
+      else this.emit(event);
     }
   }
 
@@ -1124,6 +1108,35 @@ export class InformerInstanceStore implements InstanceStore {
       }
     }
   }
+}
+
+/**
+ * One event per instance and resourceVersion. Several states of one instance can come out of a
+ * batch at one RV (the instances of a name group re-projected at a change of one of them, a
+ * late change released at the last RV beside a current one). Clients keep the first object
+ * they get at an RV and drop later ones at the same RV (client-node's informer cache, client-go
+ * handlers comparing RVs), so only the last state at an RV goes out, in place of the first,
+ * with its type (ADDED stays ADDED) and its old object. A DELETED and an ADDED of a new uid stay
+ * two events.
+ */
+export function coalesceByRv(events: InstanceEvent[]): InstanceEvent[] {
+  const out: Array<InstanceEvent | undefined> = [];
+  const at = new Map<string, number>();
+  for (const e of events) {
+    const key = `${e.object.metadata.namespace}/${e.object.metadata.name}|${e.object.metadata.uid}|${e.resourceVersion}`;
+    const i = at.get(key);
+    const first = i === undefined ? undefined : out[i];
+    if (i === undefined || !first) {
+      at.set(key, out.push(e) - 1);
+    } else if (e.type === 'DELETED') {
+      // added and deleted at one RV: nobody could have seen it
+      out[i] = first.type === 'ADDED' ? undefined : { ...e, oldObject: first.oldObject ?? e.oldObject };
+      if (!out[i]) at.delete(key);
+    } else {
+      out[i] = { ...first, object: e.object };
+    }
+  }
+  return out.filter((e): e is InstanceEvent => e !== undefined);
 }
 
 function compareRv(a: string, b: string): number {
