@@ -1,11 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from './support/browser';
 import { repoRoot, startPortal, type Portal } from './support/startPortal';
 
 // One story, in order: each step needs the previous one (the database it created).
-const SCREENSHOTS = path.join(repoRoot, 'docs/screenshots');
+// Screenshots go to a temporary folder; `yarn screenshots` writes the README's (docs/screenshots).
+const REFRESH = process.env.DBAAS_SCREENSHOTS_DIR;
+const SCREENSHOTS = REFRESH ? path.resolve(repoRoot, REFRESH) : mkdtempSync(path.join(tmpdir(), 'dbaas-screenshots-'));
 const COMPONENT = 'notifications';
 const NAME = `e2e-galera-${Date.now().toString(36)}`;
 
@@ -41,6 +45,7 @@ afterAll(async () => {
   // the second describe replaces both; stopping twice is harmless
   await browser?.close();
   await portal?.stop();
+  if (!REFRESH) rmSync(SCREENSHOTS, { recursive: true, force: true });
 }, 60_000);
 
 describe('the portal in a browser', () => {

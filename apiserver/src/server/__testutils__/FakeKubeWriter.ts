@@ -131,6 +131,10 @@ export class FakeKubeWriter implements KubeWriter {
     if (uid && uid !== current.metadata?.uid) {
       throw kubeStatus(409, 'Conflict', `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current.metadata?.uid}`);
     }
+    const rv = options?.preconditions?.resourceVersion;
+    if (rv && rv !== current.metadata?.resourceVersion) {
+      throw kubeStatus(409, 'Conflict', `Precondition failed: ResourceVersion in precondition: ${rv}, ResourceVersion in object meta: ${current.metadata?.resourceVersion}`);
+    }
     if ((current.metadata?.finalizers as string[] | undefined)?.length) {
       return this.save(type, { ...current, metadata: { ...current.metadata, deletionTimestamp: '2025-06-02T00:00:00Z' } });
     }
@@ -143,6 +147,25 @@ export class FakeKubeWriter implements KubeWriter {
     await this.enter({ verb: 'get', resource: resourceName(type), namespace, name });
     const obj = this.objects.get(this.key(type, namespace, name));
     return obj && JSON.parse(JSON.stringify(obj));
+  }
+
+  /** The cluster's object now, without recording a call. */
+  objectOf(type: ResourceType, namespace: string, name: string): KubeObject | undefined {
+    const obj = this.objects.get(this.key(type, namespace, name));
+    return obj && JSON.parse(JSON.stringify(obj));
+  }
+
+  /**
+   * A write this replica's cache has not seen yet (another replica's, the operator's): the
+   * cluster's object changes and gets a new resourceVersion; the store keeps the old one.
+   */
+  changeBehindCache(type: ResourceType, namespace: string, name: string, change: (obj: KubeObject) => void): void {
+    const key = this.key(type, namespace, name);
+    const obj = JSON.parse(JSON.stringify(this.objects.get(key))) as KubeObject;
+    change(obj);
+    this.store.bump();
+    obj.metadata = { ...obj.metadata, resourceVersion: this.store.resourceVersion() };
+    this.objects.set(key, obj);
   }
 
   /** Calls other than `get` (what a dry run must not make). */

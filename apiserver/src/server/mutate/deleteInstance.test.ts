@@ -1,8 +1,11 @@
 /* eslint-disable jest/expect-expect -- expectStatus() asserts */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { ANNOTATION_DELETION_PROTECTION } from '@internal/plugin-databases-common';
 import { causeFields, expectStatus } from '../__testutils__/expectStatus';
 import { startTestServer, type TestServer } from '../__testutils__/testServer';
 import { INSTANCES, json, seedInstance } from '../__testutils__/writeFixtures';
+
+const MARIADBS = { group: 'k8s.mariadb.com', version: 'v1alpha1', plural: 'mariadbs' };
 
 describe('DELETE databaseinstances (delete, deletecollection)', () => {
   let t: TestServer;
@@ -25,7 +28,8 @@ describe('DELETE databaseinstances (delete, deletecollection)', () => {
   const del = (body?: string, query = '', target = name) =>
     t.request(`${INSTANCES}/${target}${query}`, json('DELETE', body));
 
-  it('deletes the operator object in the background, uid-guarded, and answers Status Success', async () => {
+  it('deletes the operator object in the background, guarded by the uid and resourceVersion it checked, and answers Status Success', async () => {
+    const seeded = t.writer.objectOf(MARIADBS, 'team-a', name)!;
     const uid = (await t.request(`${INSTANCES}/${name}`)).json().metadata.uid;
     const res = await del(JSON.stringify({ kind: 'DeleteOptions', apiVersion: 'v1' }));
     expect(res.status).toBe(200);
@@ -38,7 +42,8 @@ describe('DELETE databaseinstances (delete, deletecollection)', () => {
     });
     const call = t.writer.writes()[0];
     expect(call).toMatchObject({ verb: 'delete', resource: 'mariadbs.k8s.mariadb.com', name });
-    expect(call.body).toEqual({ propagationPolicy: 'Background', preconditions: { uid } });
+    expect(t.writer.objectOf(MARIADBS, 'team-a', name)).toBeUndefined();
+    expect(call.body).toEqual({ propagationPolicy: 'Background', preconditions: { uid, resourceVersion: seeded.metadata!.resourceVersion } });
     expectStatus(await t.request(`${INSTANCES}/${name}`), 404, 'NotFound');
   });
 
@@ -63,6 +68,36 @@ describe('DELETE databaseinstances (delete, deletecollection)', () => {
     expect(causeFields(body)).toEqual(['spec.deletionProtection']);
     expect(t.writer.writes()).toHaveLength(0);
     expect((await t.request(`${INSTANCES}/${guarded}`)).status).toBe(200);
+  });
+
+  // Protection checked on this replica's cache: another replica may have set it a moment ago.
+  it('refuses when deletion protection was set behind this replica\'s cache, deleting nothing', async () => {
+    t.writer.changeBehindCache(MARIADBS, 'team-a', name, o => {
+      o.metadata!.annotations = { ...o.metadata!.annotations, [ANNOTATION_DELETION_PROTECTION]: 'true' };
+    });
+    expect((await t.request(`${INSTANCES}/${name}`)).json().spec.deletionProtection).toBeUndefined();
+    expectStatus(await del(), 403, 'Forbidden');
+    expect(t.writer.calls.map(c => c.verb)).toEqual(['delete', 'get']);
+    expect(t.writer.objectOf(MARIADBS, 'team-a', name)).toBeDefined();
+  });
+
+  it('deletes at the newest resourceVersion when the object changed behind the cache without protection', async () => {
+    t.writer.changeBehindCache(MARIADBS, 'team-a', name, o => {
+      o.status = { conditions: [{ type: 'Ready', status: 'False' }] };
+    });
+    const newest = t.writer.objectOf(MARIADBS, 'team-a', name)!.metadata!.resourceVersion;
+    expect((await del()).status).toBe(200);
+    expect(t.writer.calls.map(c => c.verb)).toEqual(['delete', 'get', 'delete']);
+    expect((t.writer.calls[2].body as any).preconditions.resourceVersion).toBe(newest);
+    expect(t.writer.objectOf(MARIADBS, 'team-a', name)).toBeUndefined();
+  });
+
+  it('answers 404 when the object was re-created behind the cache, deleting nothing', async () => {
+    t.writer.changeBehindCache(MARIADBS, 'team-a', name, o => {
+      o.metadata!.uid = 'someone-elses';
+    });
+    expectStatus(await del(), 404, 'NotFound');
+    expect(t.writer.objectOf(MARIADBS, 'team-a', name)?.metadata?.uid).toBe('someone-elses');
   });
 
   it.each([

@@ -5,8 +5,10 @@ import {
   DATABASES_GROUP_VERSION,
   type DatabaseInstance,
 } from '@internal/plugin-databases-common';
+import type { KubeObject } from '../../adapters/types';
 import { rvToBigInt } from '../../cache/resourceVersion';
 import type { InstanceSource } from '../../cache/types';
+import { isDeletionProtected } from '../../writes/operatorMetadata';
 import { parseListOptions } from '../listOptions';
 import { objectMatcher, type HandlerContext } from '../readHandlers';
 import { databaseInstances } from '../resources';
@@ -64,17 +66,7 @@ async function deleteOne(
   if (current.spec.deletionProtection === true) throw deletionProtected(name);
   if (options.dryRun) return current;
 
-  let returned;
-  try {
-    returned = await deps.writer.delete(source.kind, namespace, source.object.metadata?.name ?? name, {
-      // the operator's dependents (StatefulSets, Services, PVCs it owns) go with it by default
-      propagationPolicy: options.propagationPolicy ?? 'Background',
-      ...(source.object.metadata?.uid ? { preconditions: { uid: source.object.metadata.uid } } : {}),
-    });
-  } catch (err) {
-    const status = toWriteError(err, { verb: 'delete', name, namespace, type: source.kind });
-    throw status.code === 409 ? conflict(name) : status;
-  }
+  const returned = await deleteChecked(deps, namespace, name, source, options);
   if (returned?.metadata?.deletionTimestamp) {
     const deleting = returned.metadata.resourceVersion;
     const seen = await waitForCache(deps, () => rvAtLeast(deps.store.get(namespace, name)?.metadata.resourceVersion, deleting));
@@ -82,6 +74,56 @@ async function deleteOne(
   }
   await waitForCache(deps, () => deps.store.get(namespace, name)?.metadata.uid !== current.metadata.uid);
   return undefined;
+}
+
+/** Attempts of a delete whose operator object changed after its protection was checked. */
+const DELETE_ATTEMPTS = 5;
+
+/**
+ * Deletes the operator object at the resourceVersion whose deletion protection was checked:
+ * the check was made on this replica's cache, and the protection may have been set a moment
+ * ago through another replica. When the object has changed since (409, or the operator wrote
+ * its status), its current version is read from kube-apiserver, checked again, and deleted at
+ * that version, as kube-apiserver retries a delete against the newest object.
+ */
+async function deleteChecked(
+  deps: WriteDeps,
+  namespace: string,
+  name: string,
+  source: InstanceSource,
+  options: DeleteOptions,
+): Promise<KubeObject | undefined> {
+  const sourceName = source.object.metadata?.name ?? name;
+  const target = { verb: 'delete' as const, name, namespace, type: source.kind };
+  let object = source.object;
+  for (let attempt = 1; ; attempt++) {
+    const { uid, resourceVersion } = object.metadata ?? {};
+    try {
+      return await deps.writer.delete(source.kind, namespace, sourceName, {
+        // the operator's dependents (StatefulSets, Services, PVCs it owns) go with it by default
+        propagationPolicy: options.propagationPolicy ?? 'Background',
+        preconditions: { ...(uid ? { uid } : {}), ...(resourceVersion ? { resourceVersion } : {}) },
+      });
+    } catch (err) {
+      const status = toWriteError(err, target);
+      if (status.code !== 409) throw status;
+      if (attempt >= DELETE_ATTEMPTS) throw conflict(name);
+    }
+    let fresh: KubeObject | undefined;
+    try {
+      fresh = await deps.writer.get(source.kind, namespace, sourceName);
+    } catch (err) {
+      throw toWriteError(err, { ...target, verb: 'get' });
+    }
+    // gone or re-created meanwhile: the object the client asked to delete is no more
+    if (!fresh || (uid && fresh.metadata?.uid !== uid)) throw notFound(DATABASE_INSTANCE_PLURAL, name);
+    if (isDeletionProtected(fresh)) throw deletionProtected(name);
+    const pre = options.preconditions?.resourceVersion;
+    if (pre && rvToBigInt(pre) < rvToBigInt(fresh.metadata?.resourceVersion)) {
+      throw preconditionFailed(name, 'ResourceVersion', pre, fresh.metadata?.resourceVersion ?? '');
+    }
+    object = fresh;
+  }
 }
 
 /** DELETE .../databaseinstances/{name} (contract §6.10). */
