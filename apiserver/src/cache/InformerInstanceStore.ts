@@ -777,12 +777,9 @@ export class InformerInstanceStore implements InstanceStore {
       if (key) this.stillToCome.set(key, (this.stillToCome.get(key) ?? 0) + 1);
     }
     for (const change of batch) {
-      const key = snapshotKey(change);
-      if (key) this.stillToCome.set(key, this.stillToCome.get(key)! - 1);
-      this.asOf = change.snapshot && {
-        key: change.snapshot.key || change.sourceKeys[0],
-        obj: change.snapshot.obj,
-      };
+      const asOfKey = snapshotKey(change);
+      if (asOfKey) this.stillToCome.set(asOfKey, this.stillToCome.get(asOfKey)! - 1);
+      this.asOf = asOfKey === undefined ? undefined : { key: asOfKey, obj: change.snapshot!.obj };
       const groups = new Set<string>();
       for (const key of change.sourceKeys) {
         const group = this.reconcileSource(key);

@@ -290,9 +290,10 @@ describe('the bundled apiserver, running', () => {
     child.kill('SIGTERM');
     // The process logs the signal before it turns unready; from then on it serves for the delay.
     await new Promise<void>((resolve, reject) => {
-      const seen = () => /"message":"Shutting down"/.test(output);
-      if (seen()) return resolve();
-      const onData = () => seen() && resolve();
+      const onData = () => {
+        if (/"message":"Shutting down"/.test(output)) resolve();
+      };
+      onData();
       child.stdout!.on('data', onData);
       child.stderr!.on('data', onData);
       child.on('exit', code =>
