@@ -78,6 +78,26 @@ describe('POST databaseinstances (create)', () => {
     }
   });
 
+  it('retries the owner reference of a Secret when kube-apiserver is briefly unavailable', async () => {
+    let failures = 1;
+    t.writer.fail = c => (c.verb === 'mergePatch' && c.resource === 'secrets' && failures-- > 0 ? kubeError(503, 'ServiceUnavailable', 'etcdserver: leader changed') : undefined);
+    const res = await post(instanceBody('owned-late', { engine: 'mysql' }));
+    expect(res.status).toBe(201);
+    expect(res.headers.warning).toBeUndefined();
+    const patches = t.writer.calls.filter(c => c.verb === 'mergePatch' && c.resource === 'secrets');
+    expect(patches.length).toBe(t.writer.calls.filter(c => c.verb === 'create' && c.resource === 'secrets').length + 1);
+  });
+
+  it('answers 201 with a Warning naming the Secret when its owner reference is refused: it would outlive the instance', async () => {
+    t.writer.fail = c => (c.verb === 'mergePatch' && c.resource === 'secrets' ? kubeError(403, 'Forbidden', 'secrets "unowned-root" is forbidden') : undefined);
+    const res = await post(instanceBody('unowned', { engine: 'mysql' }));
+    expect(res.status).toBe(201);
+    expect(String(res.headers.warning)).toMatch(/^299 - "Secret \\"unowned-[a-z-]+\\" is not owned by InnoDBCluster \\"unowned\\" .*it outlives the instance; delete it with the instance"/);
+    // a refusal is not retried
+    const patches = t.writer.calls.filter(c => c.verb === 'mergePatch' && c.resource === 'secrets');
+    expect(patches.length).toBe(t.writer.calls.filter(c => c.verb === 'create' && c.resource === 'secrets').length);
+  });
+
   it('answers and serves the created instance even when the cache projects it late', async () => {
     t.writer.projectionLagMs = 60;
     const res = await post(instanceBody('late', { engine: 'mariadb' }));

@@ -122,7 +122,8 @@ export async function createInstance(ctx: HandlerContext, deps: WriteDeps): Prom
     if (taken) throw alreadyExists(name, taken);
     const made = await createObjects(deps, namespace, name, kind, object, write.secretsToCreate(instance, deps.generatePassword));
     deps.recentCreates.set(key, describeHolder(kind, name));
-    return made;
+    warnings.push(...made.warnings);
+    return made.created;
   });
 
   const rv = created.metadata?.resourceVersion;
@@ -145,7 +146,7 @@ async function createObjects(
   kind: SourceKind,
   object: KubeObject,
   secrets: KubeObject[],
-): Promise<KubeObject> {
+): Promise<{ created: KubeObject; warnings: string[] }> {
   const createdSecrets: string[] = [];
   const rollback = async () => {
     for (const secretName of createdSecrets) {
@@ -183,12 +184,34 @@ async function createObjects(
     name: created.metadata?.name ?? name,
     uid: created.metadata?.uid,
   };
+  const warnings: string[] = [];
   for (const secretName of owner.uid ? createdSecrets : []) {
-    try {
-      await deps.writer.mergePatch(SECRETS, namespace, secretName, { metadata: { ownerReferences: [owner] } });
-    } catch (err) {
-      deps.logger.warn('Could not make a Secret owned by its operator object', { namespace, secret: secretName, error: toWriteError(err, { verb: 'patch', name, namespace, type: SECRETS }).message });
+    const error = await ownSecret(deps, namespace, secretName, owner);
+    if (error) {
+      deps.logger.warn('Could not make a Secret owned by its operator object', { namespace, secret: secretName, error: error.message });
+      // the instance exists; the client is told what is left to clean up, as kube's warnings do
+      warnings.push(`Secret "${secretName}" is not owned by ${owner.kind} "${owner.name}" (${error.message}): it outlives the instance; delete it with the instance`);
     }
   }
-  return created;
+  return { created, warnings };
+}
+
+/** Attempts of the owner-reference patch: a Secret left unowned outlives its instance. */
+const OWN_ATTEMPTS = 3;
+const OWN_BACKOFF_MS = 200;
+
+/** Makes a Secret owned by the operator object, retrying what may pass on a second try; the error when it could not. */
+async function ownSecret(deps: WriteDeps, namespace: string, secretName: string, owner: Record<string, unknown>): Promise<StatusError | undefined> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await deps.writer.mergePatch(SECRETS, namespace, secretName, { metadata: { ownerReferences: [owner] } });
+      return undefined;
+    } catch (err) {
+      const status = toWriteError(err, { verb: 'patch', name: secretName, namespace, type: SECRETS });
+      // 429, 5xx and lost connections may pass next time; a refusal (403, 404, 422) will not
+      const transient = status.code === 429 || status.code >= 500;
+      if (!transient || attempt >= OWN_ATTEMPTS) return status;
+      await new Promise(r => setTimeout(r, OWN_BACKOFF_MS * attempt));
+    }
+  }
 }
