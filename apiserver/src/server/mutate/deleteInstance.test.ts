@@ -5,7 +5,7 @@ import { causeFields, expectStatus } from '../__testutils__/expectStatus';
 import { startTestServer, type TestServer } from '../__testutils__/testServer';
 import { INSTANCES, json, seedInstance } from '../__testutils__/writeFixtures';
 
-const MARIADBS = { group: 'k8s.mariadb.com', version: 'v1alpha1', plural: 'mariadbs' };
+const MARIADBS = { group: 'k8s.mariadb.com', version: 'v1alpha1', plural: 'mariadbs', kind: 'MariaDB' };
 
 describe('DELETE databaseinstances (delete, deletecollection)', () => {
   let t: TestServer;
