@@ -179,6 +179,7 @@ export class InformerInstanceStore implements InstanceStore {
   private stillToCome: Map<string, number> | undefined;
   /** The events of the flush in progress, sent when it ends (see coalesceByRv). */
   private flushed: InstanceEvent[] | undefined;
+  private readonly appliedListeners = new Set<() => void>();
   private lastRv = '0';
   /** Largest list resourceVersion seen: the cluster's RV when our view became complete. */
   private listedRv = '0';
@@ -801,6 +802,12 @@ export class InformerInstanceStore implements InstanceStore {
       // every change up to it has been applied above (informers deliver in RV order)
       this.lastRv = maxResourceVersion(this.lastRv, this.minProgress());
     }
+    for (const listener of [...this.appliedListeners]) listener();
+  }
+
+  onApplied(listener: () => void): () => void {
+    this.appliedListeners.add(listener);
+    return () => this.appliedListeners.delete(listener);
   }
 
   // ---- projection --------------------------------------------------------------------------

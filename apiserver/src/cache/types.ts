@@ -83,4 +83,10 @@ export interface InstanceStore {
   engines(): DatabaseEngine[];
   /** Human-readable problems (for /readyz detail and status conditions), empty when healthy. */
   problems(): string[];
+  /**
+   * Calls `listener` after every change the store applied (instances, sources or its
+   * resourceVersion may have moved), so that a request waits on the store instead of polling
+   * it. Returns the unsubscribe.
+   */
+  onApplied(listener: () => void): () => void;
 }

@@ -13,6 +13,8 @@ export interface ResourceSource<T extends KubeObject> {
   /** Objects labelled `key=value` (in `namespace` unless ''), from an index; absent = filter `list`. */
   listByLabel?(key: string, value: string, namespace: string): T[];
   get(namespace: string, name: string): T | undefined;
+  /** After every change applied to the data (see InstanceStore.onApplied). */
+  onApplied(listener: () => void): () => void;
 }
 
 /** `databaseinstances` from the InstanceStore. */
@@ -25,6 +27,7 @@ export function instanceSource(store: InstanceStore): ResourceSource<DatabaseIns
       ? { listByLabel: (key: string, value: string, ns: string) => store.listByLabel!(key, value, ns || undefined) }
       : {}),
     get: (ns, name) => store.get(ns, name),
+    onApplied: listener => store.onApplied(listener),
   };
 }
 
@@ -37,5 +40,6 @@ export function engineSource(store: InstanceStore): ResourceSource<DatabaseEngin
     resourceVersion: () => store.resourceVersion(),
     list: () => [...store.engines()].sort(byName),
     get: (_ns, name) => store.engines().find(e => e.metadata.name === name),
+    onApplied: listener => store.onApplied(listener),
   };
 }

@@ -137,20 +137,18 @@ describe('requests whose client leaves early', () => {
     const { left } = await arrived;
     leave();
     await left;
-    // the watch polls the store's resourceVersion while it waits: once a poll has seen `next`,
-    // the rest of the handler (subscribe, or see the client gone) runs in the same turn
-    let armed = false;
+    // the watch waits on the store's changes and reads its resourceVersion after each: once it
+    // has read `next`, the rest of the handler (subscribe, or see the client gone) runs next
     let seenNext!: () => void;
-    const polledPast = new Promise<void>(r => (seenNext = r));
+    const readPast = new Promise<void>(r => (seenNext = r));
     const resourceVersion = server.store.resourceVersion.bind(server.store);
     server.store.resourceVersion = () => {
       const rv = resourceVersion();
-      if (armed && BigInt(rv) >= next) seenNext();
+      if (BigInt(rv) >= next) seenNext();
       return rv;
     };
     server.store.upsert(makeInstance({ name: 'arrives' }));
-    armed = true;
-    await polledPast;
+    await readPast;
     await new Promise(r => setImmediate(r));
     expect(server.store.watchers_count()).toBe(before);
     expect(server.logger.entries.filter(e => e.level === 'error')).toEqual([]);

@@ -71,7 +71,7 @@ export function objectMatcher<T extends KubeObject>(
 async function ensureNotOlderThan(ctx: HandlerContext, source: ResourceSource<any>, rv: string) {
   const wanted = parseResourceVersion(rv);
   if (BigInt(source.resourceVersion() || '0') < wanted) {
-    await waitForResourceVersion(() => source.resourceVersion(), wanted, ctx.tooLargeWaitMs);
+    await waitForResourceVersion(source, wanted, ctx.tooLargeWaitMs);
   }
   return wanted;
 }

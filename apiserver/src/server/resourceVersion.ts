@@ -1,4 +1,6 @@
+import type { InstanceStore } from '../cache/types';
 import { badRequest, tooLargeResourceVersion } from './StatusError';
+import { waitForStore } from './waitForStore';
 
 /** Parses a client-given resourceVersion (decimal uint64); anything else is a 400. */
 export function parseResourceVersion(rv: string): bigint {
@@ -9,17 +11,16 @@ export function parseResourceVersion(rv: string): bigint {
 }
 
 /**
- * Waits until `current()` reaches `wanted`, for at most `timeoutMs`, then gives up with kube's
+ * Waits until the source's resourceVersion reaches `wanted`, for at most `timeoutMs`, then gives up with kube's
  * 504 "Too large resource version" (clients recognise its cause and re-list).
  */
 export async function waitForResourceVersion(
-  current: () => string,
+  source: { resourceVersion(): string; onApplied: InstanceStore['onApplied'] },
   wanted: bigint,
   timeoutMs: number,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (BigInt(current() || '0') < wanted) {
-    if (Date.now() >= deadline) throw tooLargeResourceVersion(wanted.toString(), current());
-    await new Promise(resolve => setTimeout(resolve, 25));
+  const reached = () => BigInt(source.resourceVersion() || '0') >= wanted;
+  if (!(await waitForStore(listener => source.onApplied(listener), reached, timeoutMs))) {
+    throw tooLargeResourceVersion(wanted.toString(), source.resourceVersion());
   }
 }

@@ -90,7 +90,7 @@ export async function serveWatch(ctx: HandlerContext, settings: WatchSettings, p
   if (opts.sendInitialEvents !== undefined) {
     if (rv && rv !== '0') {
       const wanted = parseResourceVersion(rv);
-      if (BigInt(current()) < wanted) await waitForResourceVersion(current, wanted, ctx.tooLargeWaitMs);
+      if (BigInt(current()) < wanted) await waitForResourceVersion(store, wanted, ctx.tooLargeWaitMs);
       startRv = opts.sendInitialEvents ? undefined : wanted.toString();
     }
     initialEvents = opts.sendInitialEvents;
@@ -98,7 +98,7 @@ export async function serveWatch(ctx: HandlerContext, settings: WatchSettings, p
     initialEvents = true;
   } else {
     const wanted = parseResourceVersion(rv);
-    if (BigInt(current()) < wanted) await waitForResourceVersion(current, wanted, ctx.tooLargeWaitMs);
+    if (BigInt(current()) < wanted) await waitForResourceVersion(store, wanted, ctx.tooLargeWaitMs);
     initialEvents = false;
     startRv = wanted.toString();
   }

@@ -24,6 +24,17 @@ export class FakeInstanceStore implements InstanceStore {
   /** Events with RV ≤ this were dropped from history. */
   private compactedRv = 0n;
   private readonly watchers = new Set<(e: InstanceEvent) => void>();
+  private readonly appliedListeners = new Set<() => void>();
+
+  onApplied(listener: () => void): () => void {
+    this.appliedListeners.add(listener);
+    return () => this.appliedListeners.delete(listener);
+  }
+
+  /** Tells waiting requests that the store changed (the real store does so after each batch). */
+  applied() {
+    for (const listener of [...this.appliedListeners]) listener();
+  }
   private expireNext = 0;
   /** How many watch calls were refused with ResourceVersionExpiredError. */
   expiredWatches = 0;
@@ -103,6 +114,7 @@ export class FakeInstanceStore implements InstanceStore {
   /** Advances the RV without an instance event (a related object changed). */
   bump() {
     this.rv++;
+    this.applied();
   }
 
   /**
@@ -121,18 +133,21 @@ export class FakeInstanceStore implements InstanceStore {
     this.objects.set(k, stored);
     this.lists.clear();
     this.emit({ type: old ? 'MODIFIED' : 'ADDED', object: stored, oldObject: old, resourceVersion: rv });
+    this.applied();
     return stored;
   }
 
   /** Takes the next RV without an event (a write the cache has not projected yet). */
   nextRv(): string {
     this.rv++;
+    this.applied();
     return this.rv.toString();
   }
 
   /** Serves `source` for `namespace/name` before its instance changes (the informer is ahead of the projection). */
   setSource(namespace: string, name: string, source: InstanceSource) {
     this.sources.set(key(namespace, name), source);
+    this.applied();
   }
 
   /** Deletes an instance; the DELETED event carries the deletion's RV. */
@@ -151,6 +166,7 @@ export class FakeInstanceStore implements InstanceStore {
       oldObject: old,
       resourceVersion: rv,
     });
+    this.applied();
   }
 
   private emit(e: InstanceEvent) {

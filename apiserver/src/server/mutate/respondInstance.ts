@@ -4,6 +4,7 @@ import type { KubeObject, OperatorAdapter, SourceKind } from '../../adapters/typ
 import { rvToBigInt } from '../../cache/resourceVersion';
 import { negotiateOutput } from '../negotiate';
 import { sendEncoded } from '../respond';
+import { waitForStore } from '../waitForStore';
 import type { WriteDeps } from './WriteDeps';
 
 /**
@@ -32,14 +33,9 @@ export function projectObject(
 export const rvAtLeast = (rv: string | undefined, min: string | undefined) =>
   rv !== undefined && min !== undefined && rvToBigInt(rv) >= rvToBigInt(min);
 
-/** Polls `done` until it holds or `deps.cacheWaitMs` passed; never throws. */
-export async function waitForCache(deps: WriteDeps, done: () => boolean): Promise<boolean> {
-  const deadline = Date.now() + deps.cacheWaitMs;
-  while (!done()) {
-    if (Date.now() >= deadline) return false;
-    await new Promise(r => setTimeout(r, 20));
-  }
-  return true;
+/** Waits until `done` holds in the store, at most `deps.cacheWaitMs`; never throws. */
+export function waitForCache(deps: WriteDeps, done: () => boolean): Promise<boolean> {
+  return waitForStore(listener => deps.store.onApplied(listener), done, deps.cacheWaitMs);
 }
 
 /**
