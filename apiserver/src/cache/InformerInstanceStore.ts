@@ -689,6 +689,7 @@ export class InformerInstanceStore implements InstanceStore {
       instances: this.countServed(),
     });
     this.syncWaiters.splice(0).forEach(r => r());
+    this.notifyApplied();
   }
 
   private countServed(): number {
@@ -802,6 +803,10 @@ export class InformerInstanceStore implements InstanceStore {
       // every change up to it has been applied above (informers deliver in RV order)
       this.lastRv = maxResourceVersion(this.lastRv, this.minProgress());
     }
+    this.notifyApplied();
+  }
+
+  private notifyApplied(): void {
     for (const listener of [...this.appliedListeners]) listener();
   }
 

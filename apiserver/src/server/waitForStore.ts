@@ -11,14 +11,16 @@ export function waitForStore(
 ): Promise<boolean> {
   if (done()) return Promise.resolve(true);
   return new Promise(resolve => {
+    let timer: NodeJS.Timeout | undefined = undefined;
+    let unsubscribe = () => {};
     const finish = (result: boolean) => {
       clearTimeout(timer);
       unsubscribe();
       resolve(result);
     };
-    const unsubscribe = onApplied(() => {
+    unsubscribe = onApplied(() => {
       if (done()) finish(true);
     });
-    const timer = setTimeout(() => finish(done()), timeoutMs);
+    timer = setTimeout(() => finish(done()), timeoutMs);
   });
 }
