@@ -25,7 +25,14 @@ describe('waitForStore', () => {
     const a = applier();
     let rv = 1;
     let checks = 0;
-    const waiting = waitForStore(a.onApplied, () => (checks++, rv >= 3), 60_000);
+    const waiting = waitForStore(
+      a.onApplied,
+      () => {
+        checks++;
+        return rv >= 3;
+      },
+      60_000,
+    );
     rv = 2;
     a.apply();
     rv = 3;
