@@ -342,9 +342,10 @@ describe.each([
   });
 
   it('lists its groups for /apis', () => {
-    expect(layer.groups()).toEqual([
-      { name: GROUP, versions: ['v1alpha1'], preferredVersion: 'v1alpha1' },
-    ]);
+    // other tests here register groups of their own, in whatever order the tests run
+    const groups = layer.groups();
+    expect(groups).toContainEqual({ name: GROUP, versions: ['v1alpha1'], preferredVersion: 'v1alpha1' });
+    expect(new Set(groups.map(g => g.name)).size).toBe(groups.length);
   });
 
   it('rewrites identity headers as kube-apiserver does and drops client credentials', async () => {

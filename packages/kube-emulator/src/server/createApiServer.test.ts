@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type {
   AggregationProxy,
@@ -626,6 +626,11 @@ describe('createApiServer', () => {
       }
     });
     const L = `${W}/namespaces/lists/widgets`;
+    let restoreLists: (() => Promise<void>) | undefined;
+    afterEach(async () => {
+      await restoreLists?.();
+      restoreLists = undefined;
+    });
 
     it.each([
       ['labelSelector=env%3Dprod', ['l1', 'l3', 'l5']],
@@ -690,6 +695,11 @@ describe('createApiServer', () => {
       expect(first.json.metadata.remainingItemCount).toBe(3);
       await t.request('DELETE', `${L}/l3`);
       await t.request('POST', L, { body: widget('l6') });
+      // the other tests of this describe, in any order, see the five widgets they were given
+      restoreLists = async () => {
+        await t.request('DELETE', `${L}/l6`);
+        await t.request('POST', L, { body: widget('l3', { env: 'prod' }) });
+      };
       const second = await t.request(
         'GET',
         `${L}?limit=2&continue=${first.json.metadata.continue}`,
