@@ -45,8 +45,13 @@ describe('HistoryStore shared by backend replicas', () => {
   });
 
   it('a relist after a restart (same phase, new resourceVersion) adds nothing', async () => {
+    // its own instance: the tests run in any order
+    const key = { ...KEY, name: 'relisted-db' };
+    const before = new HistoryStore(replicas[0]);
+    expect(await before.recordPhase(key, 'Provisioning', { resourceVersion: '40' })).toBeDefined();
+    expect(await before.recordPhase(key, 'Ready', { resourceVersion: '41' })).toBeDefined();
     const restarted = new HistoryStore(replicas[1]);
-    expect(await restarted.recordPhase(KEY, 'Ready', { resourceVersion: '99' })).toBeUndefined();
-    expect((await restarted.history(KEY)).transitions).toHaveLength(5);
+    expect(await restarted.recordPhase(key, 'Ready', { resourceVersion: '99' })).toBeUndefined();
+    expect((await restarted.history(key)).transitions.map(t => t.to)).toEqual(['Provisioning', 'Ready']);
   });
 });
