@@ -4,18 +4,23 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parse, parseAllDocuments } from 'yaml';
 import { DATABASE_PHASES } from '@internal/plugin-databases-common';
 import { kubectlBinaries, parseTable, runKubectl, spawnKubectl } from '../support/kubectl';
+import { cacheReached } from '../support/cacheCaughtUp';
 import { startSystem, type System } from '../support/startSystem';
 
 const ENGINES = ['mariadb', 'mysql', 'redis', 'elasticsearch', 'rabbitmq'];
+const BOOKMARK_MS = 500;
 
 describe.each(kubectlBinaries())('$name against the aggregated API (emulator + APIService)', ({ file, name }) => {
   let system: System;
   const kubectl = (...args: string[]) => runKubectl(file, system.kubeconfig, `${system.dir}/home-${name}`, args);
 
   beforeAll(async () => {
-    system = await startSystem({ seed: true });
-    // The demo's phases are reached after a few operator rounds.
+    // watch bookmarks carry the cluster's RV to the apiserver's informers, as in a real cluster
+    system = await startSystem({ seed: true, bookmarkIntervalMs: BOOKMARK_MS });
+    // The demo's phases are reached after a few operator rounds; the tests read them once the
+    // apiserver's cache has them (a table right after settle() showed orders-db at 2/3 in CI).
     system.emulator.operators.settle();
+    await cacheReached(system, system.emulator.store.currentRV(), 20 * BOOKMARK_MS);
   }, 120_000);
 
   afterAll(async () => {

@@ -74,14 +74,23 @@ export function cacheCaughtUp(system: System, namespace: string, name: string, t
  * resourceVersion `rv` (its list resourceVersion reaches it). Its informers make progress with
  * each event and each watch BOOKMARK, which carries the cluster's current RV: so the bound is
  * the emulator's bookmark interval (`bookmarkIntervalMs`), and `timeoutMs` should be a few of
- * them. There is no event for progress alone, so the condition is read every 20 ms.
+ * them. Checked after every change the store applies (`onApplied`), progress alone included.
  */
 export async function cacheReached(system: System, rv: number, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (BigInt(system.apiserver.store.resourceVersion() || '0') < BigInt(rv)) {
-    if (Date.now() > deadline) {
-      throw new Error(`the apiserver's cache did not reach resourceVersion ${rv} within ${timeoutMs} ms (at ${system.apiserver.store.resourceVersion()})`);
-    }
-    await new Promise(r => setTimeout(r, 20));
-  }
+  const store = system.apiserver.store;
+  const reached = () => BigInt(store.resourceVersion() || '0') >= BigInt(rv);
+  if (reached()) return;
+  await new Promise<void>((resolve, reject) => {
+    let unsubscribe = () => {};
+    const timer = setTimeout(() => {
+      unsubscribe();
+      reject(new Error(`the apiserver's cache did not reach resourceVersion ${rv} within ${timeoutMs} ms (at ${store.resourceVersion()})`));
+    }, timeoutMs);
+    unsubscribe = store.onApplied(() => {
+      if (!reached()) return;
+      clearTimeout(timer);
+      unsubscribe();
+      resolve();
+    });
+  });
 }
