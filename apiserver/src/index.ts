@@ -10,3 +10,4 @@ export type { Options } from './options/Options';
 export { parseOptions } from './options/parseOptions';
 export { validateOptions } from './options/validateOptions';
 export { adapters } from './adapters/registry';
+export { waitForStore } from './server/waitForStore';

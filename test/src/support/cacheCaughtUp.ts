@@ -1,3 +1,4 @@
+import { waitForStore } from '@internal/databases-apiserver';
 import type { System } from './startSystem';
 
 /**
@@ -40,33 +41,19 @@ function servesCurrent(system: System, namespace: string, name: string): boolean
  * holds now (or serves it no longer, when the object is gone): every write made so far has come
  * through the apiserver's watch. A write's answer can come before that (the apiserver waits for
  * its cache at most `cacheWaitMs`, then answers from the written object), so a test that reads
- * the served instance to write it back waits here first. Waits on the apiserver store's own
- * events; returns whether it had to wait.
+ * the served instance to write it back waits here first. Waits on the apiserver store's applied
+ * changes (a source object can change without an instance event); returns whether it had to wait.
  *
  * The bound: one watch event on loopback, which takes milliseconds; 10 s is five times the
  * apiserver's own cache wait, so only a broken watch reaches it.
  */
-export function cacheCaughtUp(system: System, namespace: string, name: string, timeoutMs = 10_000): Promise<boolean> {
-  if (servesCurrent(system, namespace, name)) return Promise.resolve(false);
-  return new Promise((resolve, reject) => {
-    let timer: NodeJS.Timeout | undefined = undefined;
-    const subscription = system.apiserver.store.watch(undefined, () => {
-      if (!servesCurrent(system, namespace, name)) return;
-      clearTimeout(timer);
-      subscription.stop();
-      resolve(true);
-    });
-    timer = setTimeout(() => {
-      subscription.stop();
-      reject(new Error(`the apiserver's cache did not catch up with ${namespace}/${name} within ${timeoutMs} ms: ${JSON.stringify(sourceVersions(system, namespace, name))}`));
-    }, timeoutMs);
-    // the event may have come between the first check and the subscription
-    if (servesCurrent(system, namespace, name)) {
-      clearTimeout(timer);
-      subscription.stop();
-      resolve(true);
-    }
-  });
+export async function cacheCaughtUp(system: System, namespace: string, name: string, timeoutMs = 10_000): Promise<boolean> {
+  if (servesCurrent(system, namespace, name)) return false;
+  const store = system.apiserver.store;
+  if (!(await waitForStore(listener => store.onApplied(listener), () => servesCurrent(system, namespace, name), timeoutMs))) {
+    throw new Error(`the apiserver's cache did not catch up with ${namespace}/${name} within ${timeoutMs} ms: ${JSON.stringify(sourceVersions(system, namespace, name))}`);
+  }
+  return true;
 }
 
 /**
@@ -79,18 +66,7 @@ export function cacheCaughtUp(system: System, namespace: string, name: string, t
 export async function cacheReached(system: System, rv: number, timeoutMs: number): Promise<void> {
   const store = system.apiserver.store;
   const reached = () => BigInt(store.resourceVersion() || '0') >= BigInt(rv);
-  if (reached()) return;
-  await new Promise<void>((resolve, reject) => {
-    let unsubscribe = () => {};
-    const timer = setTimeout(() => {
-      unsubscribe();
-      reject(new Error(`the apiserver's cache did not reach resourceVersion ${rv} within ${timeoutMs} ms (at ${store.resourceVersion()})`));
-    }, timeoutMs);
-    unsubscribe = store.onApplied(() => {
-      if (!reached()) return;
-      clearTimeout(timer);
-      unsubscribe();
-      resolve();
-    });
-  });
+  if (!(await waitForStore(listener => store.onApplied(listener), reached, timeoutMs))) {
+    throw new Error(`the apiserver's cache did not reach resourceVersion ${rv} within ${timeoutMs} ms (at ${store.resourceVersion()})`);
+  }
 }
