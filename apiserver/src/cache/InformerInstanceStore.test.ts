@@ -347,6 +347,25 @@ describe('InformerInstanceStore', () => {
     expect(rvs.every((rv, i) => i === 0 || rv >= rvs[i - 1])).toBe(true);
   });
 
+  it('a late change keeps its own state: it goes out at the next RV of its batch, and changes at that RV see the object as of it', async () => {
+    const t = await synced({ redis: [redis('orders', '15')], sts: [sts('orders', '20', 1)] });
+    stop = () => t.store.stop();
+    const scaled = (rv: string, replicas: number) => ({ ...redis('orders', rv), spec: { replicas } });
+    // the operator's StatefulSet write (101) arrives before the spec change (100) it answers
+    t.sts().upsert(sts('orders', '101', 0));
+    await settle();
+    // the spec change, late, with the rest of the rollout; the informer already holds 103
+    t.inf(REDIS_KIND).upsert(scaled('100', 2));
+    t.sts().upsert(sts('orders', '102', 1));
+    t.inf(REDIS_KIND).upsert(scaled('103', 3));
+    await settle();
+    const seen = t.events.map(e => `${e.resourceVersion} ${e.object.spec.replicas}`);
+    // before: the late change was projected from the informer's current object (replicas 3), so
+    // the intermediate state (replicas 2, the rollout's Updating) never reached a watcher
+    expect(seen).toEqual(['101 1', '102 2', '103 3']);
+    expect(t.store.get('team-a', 'orders')).toEqual(t.events[2].object);
+  });
+
   it('sends a late change at the last RV after a second when no newer RV comes (an idle cluster)', async () => {
     const t = await synced({ redis: [redis('a', '15'), redis('b', '16')] });
     stop = () => t.store.stop();

@@ -170,6 +170,12 @@ export class InformerInstanceStore implements InstanceStore {
   private releaseLate = false;
   /** While a batch is applied: the source object as the change being applied delivered it. */
   private asOf: { key: string; obj: KubeObject | undefined } | undefined;
+  /**
+   * While a batch is applied: per object with changes still to come, its state as of the last
+   * of its changes applied. Informers hold the newest state already; read before its turn, it
+   * would show a later state at an earlier RV and hide the states in between.
+   */
+  private appliedSoFar: Map<string, KubeObject | undefined> | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
   /**
    * While a batch is applied: per object, how many of its changes are still to be applied.
@@ -722,13 +728,20 @@ export class InformerInstanceStore implements InstanceStore {
    * it, at most `LATE_WAIT_MS`; after that, on an idle cluster, at the last RV as before (a
    * change must not stay invisible for the minute a bookmark can take).
    */
-  private restampLate(batch: PendingChange[]): PendingChange[] {
+  private restampLate(waited: PendingChange[], fresh: PendingChange[]): PendingChange[] {
+    const batch = [...waited, ...fresh];
     const last = rvToBigInt(this.lastRv);
     let newest = rvToBigInt(this.minProgress());
     for (const c of batch) {
       const rv = rvToBigInt(c.rv);
       if (rv > newest) newest = rv;
     }
+    let next: bigint | undefined;
+    for (const c of batch) {
+      const rv = rvToBigInt(c.rv);
+      if (c.rv !== '0' && rv > last && (next === undefined || rv < next)) next = rv;
+    }
+    const held = new Set(waited);
     const release = this.releaseLate;
     this.releaseLate = false;
     const out: PendingChange[] = [];
@@ -739,9 +752,16 @@ export class InformerInstanceStore implements InstanceStore {
         out.push(c);
         continue;
       }
-      // Projected from the informers' current objects, not the event's snapshot: while it waited,
-      // a change of its source object may have been projected with the related object's newer
-      // state, which the old snapshot would undo (a StatefulSet's 2/3 after its 3/3).
+      if (!held.has(c) && next !== undefined) {
+        // It arrived with newer changes: it keeps its own state and takes the batch's first newer
+        // RV, so it goes out before them. At the newest RV it would merge into the last state
+        // (coalesceByRv) and a short phase (a rollout's Updating) would never reach a watcher.
+        out.push({ ...c, rv: next.toString() });
+        continue;
+      }
+      // One that waited is projected from the informers' current objects, not its snapshot:
+      // while it waited, a change of its source object may have been projected with the related
+      // object's newer state, which the old snapshot would undo (a StatefulSet's 2/3 after 3/3).
       const current = { ...c, snapshot: undefined };
       if (newest > last) {
         out.push({ ...current, rv: newest.toString() });
@@ -764,7 +784,7 @@ export class InformerInstanceStore implements InstanceStore {
 
   private flush(): void {
     this.flushTimer = undefined;
-    const batch = this.synced ? this.restampLate([...this.late.splice(0), ...this.pending]) : this.pending;
+    const batch = this.synced ? this.restampLate(this.late.splice(0), this.pending) : this.pending;
     this.pending = [];
     if (this.synced) {
       this.unstaleInto(batch);
@@ -778,9 +798,13 @@ export class InformerInstanceStore implements InstanceStore {
       const key = snapshotKey(c);
       if (key) this.stillToCome.set(key, (this.stillToCome.get(key) ?? 0) + 1);
     }
+    this.appliedSoFar = new Map();
     for (const change of batch) {
       const asOfKey = snapshotKey(change);
-      if (asOfKey) this.stillToCome.set(asOfKey, this.stillToCome.get(asOfKey)! - 1);
+      if (asOfKey) {
+        this.stillToCome.set(asOfKey, this.stillToCome.get(asOfKey)! - 1);
+        this.appliedSoFar.set(asOfKey, change.snapshot!.obj);
+      }
       this.asOf = asOfKey === undefined ? undefined : { key: asOfKey, obj: change.snapshot!.obj };
       const groups = new Set<string>();
       for (const key of change.sourceKeys) {
@@ -795,6 +819,7 @@ export class InformerInstanceStore implements InstanceStore {
     }
     this.asOf = undefined;
     this.stillToCome = undefined;
+    this.appliedSoFar = undefined;
     const events = coalesceByRv(this.flushed);
     this.flushed = undefined;
     for (const event of events) this.emit(event);
@@ -828,13 +853,20 @@ export class InformerInstanceStore implements InstanceStore {
     const informer = this.sourceInformers.get(type);
     return {
       informer,
-      obj:
-        informer && this.asOf?.key === key
-          ? this.asOf.obj
-          : informer?.managed.informer.get(name, ns || undefined),
+      obj: informer && this.stateAsOf(key, () => informer.managed.informer.get(name, ns || undefined)),
       ns,
       name,
     };
+  }
+
+  /**
+   * An object as of the change being applied: its state in that change, else (with changes of
+   * its own still to come in the batch) as its last change applied left it, else the newest.
+   */
+  private stateAsOf(key: string, newest: () => KubeObject | undefined): KubeObject | undefined {
+    if (this.asOf?.key === key) return this.asOf.obj;
+    if (this.stillToCome?.get(key) && this.appliedSoFar?.has(key)) return this.appliedSoFar.get(key);
+    return newest();
   }
 
   /** Updates the entry and indexes of one source object; returns its name group. */
@@ -907,12 +939,11 @@ export class InformerInstanceStore implements InstanceStore {
 
   /** A related object as of the change being applied (see `asOf`), else the newest. */
   private relatedObject(key: string): KubeObject | undefined {
-    if (this.asOf?.key === key) {
-      return this.asOf.obj;
-    }
-    const [type, ref] = splitOnce(key, '|');
-    const [ns, name] = splitOnce(ref, '/');
-    return this.relatedInformers.get(type)?.informer.get(name, ns || undefined);
+    return this.stateAsOf(key, () => {
+      const [type, ref] = splitOnce(key, '|');
+      const [ns, name] = splitOnce(ref, '/');
+      return this.relatedInformers.get(type)?.informer.get(name, ns || undefined);
+    });
   }
 
   private project(
