@@ -2,6 +2,7 @@ import {
   afterAll,
   afterEach,
   beforeAll,
+  beforeEach,
   describe,
   expect,
   it,
@@ -282,6 +283,10 @@ describe.each([
     await backend.close();
   });
 
+  // the front proxy's authenticated user; a test that needs another sets its own
+  beforeEach(() => {
+    user = { username: 'alice', groups: ['system:authenticated'] };
+  });
   afterEach(() => {
     backend.releaseStream?.();
   });
@@ -469,8 +474,10 @@ describe.each([
       });
       expect([res.status, res.body]).toEqual([201, '{"ok":true}']);
       expect(backend.refused - before.refused).toBe(1);
-      // processed once, on a new connection, with its body
-      expect(backend.seen.slice(before.seen).map(x => [x.method, x.body])).toEqual([[method, body ?? '']]);
+      // processed once, on a new connection, with its body (the layer's own OpenAPI and
+      // discovery fetches may come in between)
+      const resource = backend.seen.slice(before.seen).filter(x => x.url.startsWith(`${GV}/namespaces/`));
+      expect(resource.map(x => [x.method, x.body])).toEqual([[method, body ?? '']]);
       expect(backend.connections).toBeGreaterThan(before.connections);
     });
 
@@ -486,7 +493,7 @@ describe.each([
       });
       expect(res.status).toBe(503);
       expect(res.body).toContain('error trying to reach service');
-      expect(backend.seen.length).toBe(before);
+      expect(backend.seen.slice(before).filter(x => x.url.startsWith(`${GV}/namespaces/`))).toEqual([]);
     });
 
     it('gives up after three refusals (a second of backoff) with a 503', async () => {

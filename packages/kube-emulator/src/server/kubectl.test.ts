@@ -114,18 +114,20 @@ describe('kubectl against the emulator', () => {
     });
   });
 
-  it('patches, then deletes a namespace and waits for it to disappear', async () => {
-    expect(await kubectl('label', 'ns', 'team-a', 'tier=db')).toContain(
-      'namespace/team-a labeled',
+  it('patches, then deletes a namespace with objects in it and waits for it to disappear', async () => {
+    expect(await kubectl('create', 'ns', 'team-gone')).toContain('namespace/team-gone created');
+    expect(await kubectl('create', 'configmap', 'settings', '-n', 'team-gone')).toContain('configmap/settings created');
+    expect(await kubectl('label', 'ns', 'team-gone', 'tier=db')).toContain(
+      'namespace/team-gone labeled',
     );
     expect(await kubectl('get', 'ns', '-l', 'tier=db', '-o', 'name')).toBe(
-      'namespace/team-a\n',
+      'namespace/team-gone\n',
     );
-    expect(await kubectl('delete', 'ns', 'team-a', '--timeout=20s')).toContain(
-      'namespace "team-a" deleted',
+    expect(await kubectl('delete', 'ns', 'team-gone', '--timeout=20s')).toContain(
+      'namespace "team-gone" deleted',
     );
-    await expect(kubectl('get', 'ns', 'team-a')).rejects.toThrow(
-      /namespaces "team-a" not found/,
+    await expect(kubectl('get', 'ns', 'team-gone')).rejects.toThrow(
+      /namespaces "team-gone" not found/,
     );
   });
 });
