@@ -43,9 +43,9 @@ function storeWithCrds(): MemoryObjectStore {
 
 describe('upstream operator CRDs', () => {
   // the samples only dry-run into it, so they share one; tests that change CRDs have their own
-  let store: MemoryObjectStore;
+  let shared: MemoryObjectStore;
   beforeAll(() => {
-    store = storeWithCrds();
+    shared = storeWithCrds();
   });
 
   it('finds the six operators', () => {
@@ -126,13 +126,13 @@ describe('upstream operator CRDs', () => {
     const [group, version] = doc.apiVersion.includes('/')
       ? doc.apiVersion.split('/')
       : ['', doc.apiVersion];
-    const def = store
+    const def = shared
       .resources()
       .find(
         r => r.group === group && r.version === version && r.kind === doc.kind,
       )!;
     const ns = `sample-${Math.random().toString(36).slice(2, 8)}`;
-    store.create(
+    shared.create(
       { group: '', version: 'v1', plural: 'namespaces' },
       { metadata: { name: ns } },
     );
@@ -143,15 +143,15 @@ describe('upstream operator CRDs', () => {
         ...(def.namespaced ? { namespace: ns } : {}),
       },
     };
-    const dry = store.create(def, obj, { dryRun: true });
+    const dry = shared.create(def, obj, { dryRun: true });
     expect(dry.metadata.name).toBe(doc.metadata.name);
   });
 
   it('reports the field path of a bad field in an upstream CRD', () => {
-    const def = store.resources().find(r => r.kind === 'MariaDB')!;
+    const def = shared.resources().find(r => r.kind === 'MariaDB')!;
     let err: unknown;
     try {
-      store.create(def, {
+      shared.create(def, {
         metadata: { name: 'bad', namespace: 'default' },
         spec: { replicas: 'three' },
       });
