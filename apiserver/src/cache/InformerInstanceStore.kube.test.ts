@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { kubeConfigForServer } from '../kube/createKubeConfig';
 import {
   kubeInformerFactory,
@@ -19,11 +19,14 @@ import type { InstanceEvent } from './types';
 import { FakeKubeApi, until } from './testKubeApi';
 
 describe('InformerInstanceStore over client-node informers', () => {
-  const api = new FakeKubeApi([STATEFULSETS], [REDIS_KIND, MARIADB_KIND]);
+  // each case its own fake cluster and store: they pass alone and in any order
+  let api: FakeKubeApi;
   let store: InformerInstanceStore;
-  const events: InstanceEvent[] = [];
+  let events: InstanceEvent[];
 
-  beforeAll(async () => {
+  beforeEach(async () => {
+    api = new FakeKubeApi([STATEFULSETS], [REDIS_KIND, MARIADB_KIND]);
+    events = [];
     await new Promise<void>(r => api.server.listen(0, '127.0.0.1', r));
     api.put(CRD_TYPE, crdFor(REDIS_KIND, '0'));
     api.put(
@@ -53,13 +56,32 @@ describe('InformerInstanceStore over client-node informers', () => {
     });
     store.start();
     await until(() => store.hasSynced(), 'sync');
+    await until(
+      () => api.watching(STATEFULSETS) > 0 && api.watching(REDIS_KIND) > 0,
+      'watches',
+    );
+    store.watch(store.resourceVersion(), e => events.push(e));
   });
 
-  afterAll(async () => {
+  afterEach(async () => {
     store.stop();
     api.server.closeAllConnections();
     await new Promise(r => api.server.close(r));
   });
+
+  /** Installs the MariaDB CRD and creates a MariaDB named like the Redis: returns its RV. */
+  async function collide(): Promise<string> {
+    api.put(CRD_TYPE, crdFor(MARIADB_KIND, '0'));
+    await until(() => api.watching(MARIADB_KIND) > 0, 'mariadb watch');
+    const rv = api.put(
+      MARIADB_KIND,
+      obj(MARIADB_KIND, 'team-a', 'orders', '0', {
+        status: { conditions: [{ type: 'Ready', status: 'True' }] },
+      }),
+    );
+    await until(() => events.length >= 3, 'collision events');
+    return rv;
+  }
 
   it('syncs, projects, and never asks for a kind whose CRD is absent', () => {
     expect(store.hasSynced()).toBe(true);
@@ -71,11 +93,6 @@ describe('InformerInstanceStore over client-node informers', () => {
   });
 
   it('follows watch events of related objects', async () => {
-    await until(
-      () => api.watching(STATEFULSETS) > 0 && api.watching(REDIS_KIND) > 0,
-      'watches',
-    );
-    store.watch(store.resourceVersion(), e => events.push(e));
     const rv = api.put(
       STATEFULSETS,
       obj(STATEFULSETS, 'team-a', 'orders', '0', {
@@ -92,19 +109,10 @@ describe('InformerInstanceStore over client-node informers', () => {
   });
 
   it('picks up a CRD created later without restart, with collision naming', async () => {
-    api.put(CRD_TYPE, crdFor(MARIADB_KIND, '0'));
-    await until(() => api.watching(MARIADB_KIND) > 0, 'mariadb watch');
+    const rv = await collide();
     expect(
       store.engines().find(e => e.spec.engine === 'mariadb')?.status.installed,
     ).toBe(true);
-    events.length = 0;
-    const rv = api.put(
-      MARIADB_KIND,
-      obj(MARIADB_KIND, 'team-a', 'orders', '0', {
-        status: { conditions: [{ type: 'Ready', status: 'True' }] },
-      }),
-    );
-    await until(() => events.length >= 3, 'collision events');
     expect(
       events.map(
         e => `${e.type} ${e.object.metadata.name} ${e.resourceVersion}`,
@@ -117,6 +125,7 @@ describe('InformerInstanceStore over client-node informers', () => {
   });
 
   it('drops the kind when its CRD is deleted', async () => {
+    await collide();
     events.length = 0;
     const rv = api.remove(CRD_TYPE, crdFor(MARIADB_KIND, '0'));
     await until(() => events.length >= 3, 'rename back');
