@@ -156,18 +156,35 @@ describe('the Backstage backend loses one of two clusters', () => {
   }, 90_000);
 
   it('keeps every history row across a restart, and adds no duplicate', async () => {
-    await eventually(async () => (await transitions()).some(t => t.cluster === 'west' && t.to_phase === 'Failed'));
+    const row = (cluster: string, from: string, to: string) => ({ cluster, namespace: 'team-a', name: MARIADB.name, from_phase: from, to_phase: to });
+    const lastPhase = (rows: Array<ReturnType<typeof row>>, cluster: string) =>
+      rows.filter(t => t.cluster === cluster && t.name === MARIADB.name).pop()?.to_phase;
+    // its own starting point: east's MariaDB Degraded, recorded
+    east.emulator.operators.setHealth(MARIADB, 'degraded', 'one node down');
+    await eventually(async () => lastPhase(await transitions(), 'east') === 'Degraded', 20_000);
     const before = await transitions();
     await stopBackend();
     // what happens while the backend is down is recorded once, when it is back
     east.emulator.operators.setHealth(MARIADB, 'ready');
     east.emulator.operators.settle();
     await startBackend();
-    await eventually(async () => (await transitions()).some(t => t.cluster === 'east' && t.name === MARIADB.name && t.to_phase === 'Ready' && t.from_phase === 'Degraded'));
-    await new Promise(r => setTimeout(r, 1000)); // a moment for a duplicate to show up
+    const since = async (n: number) => (await transitions()).slice(n);
+    await eventually(async () => (await since(before.length)).length > 0, 20_000);
+    // one change per cluster after the restart: each cluster's rows are written in order, so
+    // once these are in, any duplicate of what the backend re-read at its start would be too
+    east.emulator.operators.setHealth(MARIADB, 'degraded', 'marker');
+    await eventually(async () => (await since(before.length)).some(t => t.cluster === 'east' && t.to_phase === 'Degraded'), 20_000);
+    const westWas = lastPhase(before, 'west') ?? 'Ready';
+    const westTo = westWas === 'Degraded' ? 'Failed' : 'Degraded';
+    west.emulator.operators.setHealth(MARIADB, westTo === 'Failed' ? 'failed' : 'degraded', 'marker');
+    await eventually(async () => (await since(before.length)).some(t => t.cluster === 'west'), 20_000);
     const after = await transitions();
     expect(after.slice(0, before.length)).toEqual(before);
-    expect(after.slice(before.length)).toEqual([{ cluster: 'east', namespace: 'team-a', name: MARIADB.name, from_phase: 'Degraded', to_phase: 'Ready' }]);
+    expect(after.slice(before.length)).toEqual([row('east', 'Degraded', 'Ready'), row('east', 'Ready', 'Degraded'), row('west', westWas, westTo)]);
+    // back to Ready, for whatever runs next
+    east.emulator.operators.setHealth(MARIADB, 'ready');
+    west.emulator.operators.setHealth(MARIADB, 'ready');
+    await eventually(async () => (await since(after.length)).filter(t => t.to_phase === 'Ready').length === 2, 20_000);
     // no instance has the same phase recorded twice in a row
     const last = new Map<string, string>();
     for (const t of after) {
