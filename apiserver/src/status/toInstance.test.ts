@@ -114,4 +114,22 @@ describe('toInstance', () => {
       );
     },
   );
+
+  it("serves kubectl's last-applied copy of the instance under kubectl's key, never the operator object's own", () => {
+    const annotated = (annotations: Record<string, string>) =>
+      toInstance({
+        operator: 'thing-operator',
+        engine: 'redis',
+        kind,
+        source: { ...source, metadata: { ...source.metadata, annotations } },
+        spec: { version: '7.0', topology: 'standalone', replicas: 1, storage: undefined },
+        facts: { deleting: false, hasStatus: true, onceReady: false, replicas: { desired: 1, ready: 1 } },
+        endpoints: [],
+      }).metadata.annotations;
+    const KUBECTL = 'kubectl.kubernetes.io/last-applied-configuration';
+    const OURS = 'dbaas.platform.dev/last-applied-configuration';
+    expect(annotated({ note: 'x', [OURS]: '{"kind":"DatabaseInstance"}' })).toEqual({ note: 'x', [KUBECTL]: '{"kind":"DatabaseInstance"}' });
+    expect(annotated({ note: 'x', [KUBECTL]: '{"kind":"Thing"}' })).toEqual({ note: 'x' });
+    expect(annotated({ [KUBECTL]: '{"kind":"Thing"}' })).toBeUndefined();
+  });
 });

@@ -1,4 +1,6 @@
 import {
+  ANNOTATION_KUBECTL_LAST_APPLIED,
+  ANNOTATION_LAST_APPLIED,
   DATABASE_INSTANCE_KIND,
   DATABASES_GROUP_VERSION,
   type DatabaseEngineName,
@@ -41,6 +43,22 @@ const COPIED_METADATA = [
   'annotations',
 ] as const;
 
+/**
+ * The operator object's annotations as the instance's: kubectl's last-applied copy of the
+ * instance comes back under kubectl's key (so `kubectl apply` diffs against it); the operator
+ * object's own copy, if someone applied it directly, is not the instance's.
+ */
+function instanceAnnotations(annotations: Record<string, string>): Record<string, string> | undefined {
+  if (!(ANNOTATION_LAST_APPLIED in annotations) && !(ANNOTATION_KUBECTL_LAST_APPLIED in annotations)) return annotations;
+  const {
+    [ANNOTATION_LAST_APPLIED]: lastApplied,
+    [ANNOTATION_KUBECTL_LAST_APPLIED]: _operatorObjects,
+    ...rest
+  } = annotations;
+  const out = lastApplied === undefined ? rest : { ...rest, [ANNOTATION_KUBECTL_LAST_APPLIED]: lastApplied };
+  return Object.keys(out).length ? out : undefined;
+}
+
 /** Drops undefined members so projections compare and serialise cleanly. */
 function compact<T extends object>(value: T): T {
   return Object.fromEntries(
@@ -71,6 +89,11 @@ export function toInstance(parts: InstanceParts): DatabaseInstance {
   for (const key of COPIED_METADATA) {
     const value = source.metadata?.[key];
     if (value !== undefined) (metadata as Record<string, unknown>)[key] = value;
+  }
+  if (metadata.annotations) {
+    const annotations = instanceAnnotations(metadata.annotations);
+    if (annotations) metadata.annotations = annotations;
+    else delete metadata.annotations;
   }
   const verdict = decidePhase(withVersionFact(facts, parts));
   const replicas = facts.replicas

@@ -1,5 +1,7 @@
 import {
   ANNOTATION_DELETION_PROTECTION,
+  ANNOTATION_KUBECTL_LAST_APPLIED,
+  ANNOTATION_LAST_APPLIED,
   ANNOTATION_REQUESTED_BY,
   type DatabaseInstance,
   LABEL_MANAGED_BY,
@@ -9,10 +11,6 @@ import {
 import type { BuildOptions, KubeObject } from '../adapters/types';
 import { toLabelValue } from './labelValue';
 
-/** Annotations that describe the DatabaseInstance request itself, not the operator object. */
-const DROPPED_ANNOTATIONS = [
-  'kubectl.kubernetes.io/last-applied-configuration',
-];
 
 /**
  * Metadata of the operator object for an instance: same name and namespace; the instance's
@@ -28,7 +26,11 @@ export function operatorMetadata(
   const annotations: Record<string, string> = {
     ...instance.metadata.annotations,
   };
-  for (const key of DROPPED_ANNOTATIONS) delete annotations[key];
+  // kubectl's copy describes the DatabaseInstance: kept under our key (see the constant)
+  delete annotations[ANNOTATION_KUBECTL_LAST_APPLIED];
+  delete annotations[ANNOTATION_LAST_APPLIED];
+  const lastApplied = instance.metadata.annotations?.[ANNOTATION_KUBECTL_LAST_APPLIED];
+  if (lastApplied !== undefined) annotations[ANNOTATION_LAST_APPLIED] = lastApplied;
   delete labels[LABEL_REQUESTED_BY];
   delete annotations[ANNOTATION_REQUESTED_BY];
   delete annotations[ANNOTATION_DELETION_PROTECTION];

@@ -34,6 +34,16 @@ export const ANNOTATION_REQUESTED_BY = 'dbaas.platform.dev/requested-by';
  */
 export const ANNOTATION_DELETION_PROTECTION =
   'dbaas.platform.dev/deletion-protection';
+/** kubectl's copy of the last applied manifest, which `kubectl apply` diffs against. */
+export const ANNOTATION_KUBECTL_LAST_APPLIED =
+  'kubectl.kubernetes.io/last-applied-configuration';
+/**
+ * kubectl's last-applied copy of the DatabaseInstance, kept on the operator object under a key
+ * of our own: kubectl's own key there describes the operator object (when someone applies it
+ * directly) and is no DatabaseInstance. The projection serves it back under kubectl's key.
+ */
+export const ANNOTATION_LAST_APPLIED =
+  'dbaas.platform.dev/last-applied-configuration';
 /** Kind of the object the `connection` subresource returns. */
 export const DATABASE_INSTANCE_CONNECTION_KIND = 'DatabaseInstanceConnection';
 /** Name of the subresource serving connection details (its own RBAC permission). */

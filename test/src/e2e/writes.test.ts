@@ -59,7 +59,12 @@ describe('self-service writes through kubectl (emulator + APIService + apiserver
     expect(ready.code).toBe(0);
   }, SLOW);
 
-  it.each(CASES)('$engine $topology: scale to $scaleTo and upgrade $from → $to show Updating then Ready; delete removes the $resource', async ({ resource, name, from, to, scaleTo }) => {
+  it.each(CASES)('$engine $topology: scale to $scaleTo and upgrade $from → $to show Updating then Ready; delete removes the $resource', async ({ engine, topology, resource, name, from, to, scaleTo }) => {
+    // its own instance: created here unless the create case (above) left it; applied again, a
+    // manifest kubectl applied is unchanged (kubectl diffs against its last-applied copy)
+    const applied = await apply(manifest(name, { engine, topology, version: from }), alice);
+    expect(applied.stderr).toBe('');
+    expect(applied.stdout.trim()).toMatch(new RegExp(`^databaseinstance.${GROUP}/${name} (created|unchanged)$`));
     const watch = spawnKubectl(file, system.kubeconfig, `${system.dir}/home-writes`, ['get', 'dbi', name, '-n', 'team-a', '-w', '-o', 'jsonpath={.status.phase} {.spec.replicas} {.status.version}{"\\n"}']);
     /** The first line from `mark` on whose phase, replicas and running version satisfy `pred`. */
     const next = async (mark: number, pred: (phase: string, replicas: number, version: string) => boolean, timeoutMs: number) => {
@@ -108,14 +113,45 @@ describe('self-service writes through kubectl (emulator + APIService + apiserver
     }
   }, SLOW);
 
+  /** A MariaDB at 11.8 with 5 replicas, Ready, for the cases that only read or are refused. */
+  let settledOnce: Promise<string> | undefined;
+  const settled = () =>
+    (settledOnce ??= (async () => {
+      const name = 'w-settled';
+      expect((await apply(manifest(name, { engine: 'mariadb', topology: 'replication', version: '11.8', replicas: 5 }))).code).toBe(0);
+      expect((await kubectl('wait', '-n', 'team-a', `dbi/${name}`, '--for=jsonpath={.status.phase}=Ready', '--timeout=60s')).code).toBe(0);
+      return name;
+    })());
+
+  it('kubectl apply again is unchanged, and a label dropped from the manifest is removed (three-way merge)', async () => {
+    const name = 'w-reapply';
+    const withTier = JSON.parse(manifest(name, { engine: 'redis' }));
+    withTier.metadata.labels.tier = 'cache';
+    expect((await apply(JSON.stringify(withTier))).stdout.trim()).toBe(`databaseinstance.${GROUP}/${name} created`);
+    const again = await apply(JSON.stringify(withTier));
+    // before: "Warning: ... missing the kubectl.kubernetes.io/last-applied-configuration annotation"
+    expect([again.stderr, again.stdout.trim()]).toEqual(['', `databaseinstance.${GROUP}/${name} unchanged`]);
+    const served = JSON.parse((await kubectl('get', 'dbi', name, '-n', 'team-a', '-o', 'json')).stdout);
+    expect(JSON.parse(served.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration'])).toMatchObject({ metadata: { labels: { tier: 'cache' } } });
+    // the operator object keeps it under our key, never as its own last-applied copy
+    const operatorObject = JSON.parse((await kubectl('get', 'redis.redis.redis.opstreelabs.in', name, '-n', 'team-a', '-o', 'json')).stdout);
+    expect(operatorObject.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']).toBeUndefined();
+    expect(operatorObject.metadata.annotations['dbaas.platform.dev/last-applied-configuration']).toBeDefined();
+    const dropped = await apply(manifest(name, { engine: 'redis' }));
+    expect([dropped.stderr, dropped.stdout.trim()]).toEqual(['', `databaseinstance.${GROUP}/${name} configured`]);
+    const labels = JSON.parse((await kubectl('get', 'dbi', name, '-n', 'team-a', '-o', 'json')).stdout).metadata.labels;
+    expect(labels.tier).toBeUndefined();
+    expect((await kubectl('delete', 'dbi', name, '-n', 'team-a', '--timeout=60s')).code).toBe(0);
+  }, SLOW);
+
   it('refuses a downgrade with a reason that says so', async () => {
-    const r = await kubectl('patch', 'dbi', 'w-scale', '-n', 'team-a', '--type=merge', '-p', '{"spec":{"version":"10.11"}}');
+    const r = await kubectl('patch', 'dbi', await settled(), '-n', 'team-a', '--type=merge', '-p', '{"spec":{"version":"10.11"}}');
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/spec\.version: Forbidden: downgrade from 11\.8 to 10\.11/);
   }, SLOW);
 
   it('answers kubectl patch without --type (strategic merge) with the 415 that points at --type=merge', async () => {
-    const r = await kubectl('patch', 'dbi', 'w-scale', '-n', 'team-a', '-p', '{"spec":{"replicas":3}}');
+    const r = await kubectl('patch', 'dbi', await settled(), '-n', 'team-a', '-p', '{"spec":{"replicas":3}}');
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/UnsupportedMediaType|unknown format/);
   }, SLOW);
@@ -128,11 +164,12 @@ describe('self-service writes through kubectl (emulator + APIService + apiserver
   }, SLOW);
 
   it('kubectl diff shows a change before it is applied', async () => {
-    const r = await run(system.kubeconfig, ['diff', '-f', '-'], manifest('w-scale', { engine: 'mariadb', topology: 'replication', version: '11.8', replicas: 7 }));
+    const name = await settled();
+    const r = await run(system.kubeconfig, ['diff', '-f', '-'], manifest(name, { engine: 'mariadb', topology: 'replication', version: '11.8', replicas: 7 }));
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/-\s+replicas: 5/);
     expect(r.stdout).toMatch(/\+\s+replicas: 7/);
-    expect(JSON.parse((await kubectl('get', 'dbi', 'w-scale', '-n', 'team-a', '-o', 'json')).stdout).spec.replicas).toBe(5);
+    expect(JSON.parse((await kubectl('get', 'dbi', name, '-n', 'team-a', '-o', 'json')).stdout).spec.replicas).toBe(5);
   }, SLOW);
 
   it('delete is refused while deletion protection is on, then removes the operator object', async () => {

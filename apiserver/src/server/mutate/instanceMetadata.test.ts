@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ANNOTATION_DELETION_PROTECTION, LABEL_MANAGED_BY, LABEL_REQUESTED_BY } from '@internal/plugin-databases-common';
+import { ANNOTATION_DELETION_PROTECTION, ANNOTATION_KUBECTL_LAST_APPLIED, ANNOTATION_LAST_APPLIED, LABEL_MANAGED_BY, LABEL_REQUESTED_BY } from '@internal/plugin-databases-common';
 import { applyMetadataChanges } from './instanceMetadata';
 
 const object = {
@@ -30,5 +30,18 @@ describe('applyMetadataChanges', () => {
     expect(result.metadata!.labels).toEqual(labels);
     expect(result.metadata!.annotations).toEqual(annotations);
     expect(object.metadata.labels.app).toBe('shop');
+  });
+
+  it("keeps kubectl's last-applied copy of the instance under our key, and removes it when the client does", () => {
+    const applied = applyMetadataChanges(object, served, { ...served, annotations: { note: 'a', [ANNOTATION_KUBECTL_LAST_APPLIED]: '{"v":1}' } });
+    expect(applied.metadata!.annotations).toEqual({ ...object.metadata.annotations, [ANNOTATION_LAST_APPLIED]: '{"v":1}' });
+    const servedApplied = { ...served, annotations: { note: 'a', [ANNOTATION_KUBECTL_LAST_APPLIED]: '{"v":1}' } };
+    const kept = applyMetadataChanges(applied, servedApplied, { ...servedApplied, labels: { app: 'pay' } });
+    expect(kept.metadata!.annotations![ANNOTATION_LAST_APPLIED]).toBe('{"v":1}');
+    const removed = applyMetadataChanges(applied, servedApplied, served);
+    expect(removed.metadata!.annotations).toEqual(object.metadata.annotations);
+    // our key is not the client's to write
+    const forged = applyMetadataChanges(object, served, { ...served, annotations: { note: 'a', [ANNOTATION_LAST_APPLIED]: 'x' } });
+    expect(forged.metadata!.annotations).toEqual(object.metadata.annotations);
   });
 });

@@ -1,5 +1,7 @@
 import {
   ANNOTATION_DELETION_PROTECTION,
+  ANNOTATION_KUBECTL_LAST_APPLIED,
+  ANNOTATION_LAST_APPLIED,
   ANNOTATION_REQUESTED_BY,
   LABEL_MANAGED_BY,
   LABEL_REQUESTED_BY,
@@ -10,14 +12,16 @@ import type { KubeObject } from '../../adapters/types';
 /**
  * Keys clients cannot change through a DatabaseInstance: who asked and who manages it are
  * set by the apiserver at create, deletion protection follows `spec.deletionProtection`,
- * and kubectl's last-applied copy describes the DatabaseInstance, not the operator object.
+ * and kubectl's last-applied copy describes the DatabaseInstance, not the operator object
+ * (it is kept under our own key, see ANNOTATION_LAST_APPLIED).
  */
 const SYSTEM_KEYS = new Set([
   LABEL_REQUESTED_BY,
   LABEL_MANAGED_BY,
   ANNOTATION_REQUESTED_BY,
   ANNOTATION_DELETION_PROTECTION,
-  'kubectl.kubernetes.io/last-applied-configuration',
+  ANNOTATION_KUBECTL_LAST_APPLIED,
+  ANNOTATION_LAST_APPLIED,
 ]);
 
 function applyMapChanges(
@@ -44,10 +48,15 @@ function applyMapChanges(
 export function applyMetadataChanges(object: KubeObject, before: ObjectMeta, after: ObjectMeta): KubeObject {
   const metadata = { ...object.metadata };
   const labels = applyMapChanges(metadata.labels, before.labels, after.labels);
-  const annotations = applyMapChanges(metadata.annotations, before.annotations, after.annotations);
+  const annotations = applyMapChanges(metadata.annotations, before.annotations, after.annotations) ?? {};
+  const lastApplied = after.annotations?.[ANNOTATION_KUBECTL_LAST_APPLIED];
+  if (lastApplied !== before.annotations?.[ANNOTATION_KUBECTL_LAST_APPLIED]) {
+    if (lastApplied === undefined) delete annotations[ANNOTATION_LAST_APPLIED];
+    else annotations[ANNOTATION_LAST_APPLIED] = lastApplied;
+  }
   if (labels) metadata.labels = labels;
   else delete metadata.labels;
-  if (annotations) metadata.annotations = annotations;
+  if (Object.keys(annotations).length) metadata.annotations = annotations;
   else delete metadata.annotations;
   return { ...object, metadata };
 }
