@@ -10,7 +10,9 @@ async function main() {
     for (const p of problems) console.error(`error: ${p}`);
     process.exit(2);
   }
-  const running = await startApiserver(options);
+  // Handlers first, as kube-apiserver sets up its signal handler before it starts: a SIGTERM
+  // right after (or before) the "Serving" line is a graceful shutdown, never a kill.
+  const starting = startApiserver(options);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -21,6 +23,7 @@ async function main() {
     // SIGKILL (terminationGracePeriodSeconds, 30 s by default) and can still say so in the log.
     const delay = Number(process.env.DBAAS_APISERVER_SHUTDOWN_DELAY_MS ?? 2000);
     const grace = Math.max(delay + 1000, Number(process.env.DBAAS_APISERVER_SHUTDOWN_GRACE_MS ?? 28_000));
+    const running = await starting;
     const started = Date.now();
     await running.shutdown(delay, grace);
     console.error(JSON.stringify({ level: 'info', message: 'Shut down', signal, durationMs: Date.now() - started }));
@@ -28,6 +31,7 @@ async function main() {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  await starting;
 }
 
 main().catch(err => {

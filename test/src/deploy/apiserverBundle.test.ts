@@ -165,13 +165,69 @@ describe('the bundled apiserver', () => {
   });
 });
 
-describe('the bundled apiserver, running', () => {
-  let child: ChildProcess;
-  let port: number;
-  let output = '';
-  let exited: Promise<number | null>;
+/** The bundle, started against a kube-apiserver that refuses connections. */
+interface RunningBundle {
+  child: ChildProcess;
+  port: number;
+  output: () => string;
+  exited: Promise<number | null>;
+}
 
-  const get = (p: string) =>
+async function startBundle(): Promise<RunningBundle> {
+  const child = spawn(
+    process.execPath,
+    [
+      bundle,
+      '--secure-port=0',
+      '--bind-address=127.0.0.1',
+      `--tls-cert-file=${path.join(dir, 'tls.crt')}`,
+      `--tls-private-key-file=${path.join(dir, 'tls.key')}`,
+      `--kubeconfig=${path.join(dir, 'kubeconfig')}`,
+      '--authentication-skip-lookup',
+      `--client-ca-file=${path.join(dir, 'tls.crt')}`,
+    ],
+    {
+      cwd: dir,
+      env: {
+        PATH: process.env.PATH,
+        // Long enough for two requests on a loaded machine after the signal is logged.
+        DBAAS_APISERVER_SHUTDOWN_DELAY_MS: '3000',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  const exited = new Promise<number | null>(resolve => child.on('exit', code => resolve(code)));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "Serving" line in 30 s:\n${output}`)), 30_000);
+    const onData = () => {
+      const m = /"message":"Serving","port":(\d+)/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', code => reject(new Error(`exited ${code} before serving:\n${output}`)));
+  });
+  return { child, port, output: () => output, exited };
+}
+
+async function stopBundle(b: RunningBundle | undefined): Promise<void> {
+  if (b && b.child.exitCode === null) {
+    b.child.kill('SIGKILL');
+    await b.exited;
+  }
+}
+
+describe('the bundled apiserver, running', () => {
+  let running: RunningBundle;
+  let signalled: RunningBundle | undefined;
+
+  const get = (p: string, port = running.port) =>
     new Promise<{ status: number; body: string }>((resolve, reject) => {
       // Loopback only; the certificate is a throwaway one made for this test.
       const req = https.get(
@@ -224,55 +280,12 @@ describe('the bundled apiserver, running', () => {
         'current-context: c',
       ].join('\n'),
     );
-    child = spawn(
-      process.execPath,
-      [
-        bundle,
-        '--secure-port=0',
-        '--bind-address=127.0.0.1',
-        `--tls-cert-file=${path.join(dir, 'tls.crt')}`,
-        `--tls-private-key-file=${path.join(dir, 'tls.key')}`,
-        `--kubeconfig=${path.join(dir, 'kubeconfig')}`,
-        '--authentication-skip-lookup',
-        `--client-ca-file=${path.join(dir, 'tls.crt')}`,
-      ],
-      {
-        cwd: dir,
-        env: {
-          PATH: process.env.PATH,
-          // Long enough for two requests on a loaded machine after the signal is logged.
-          DBAAS_APISERVER_SHUTDOWN_DELAY_MS: '3000',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    exited = new Promise(resolve => child.on('exit', code => resolve(code)));
-    port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`no "Serving" line in 30 s:\n${output}`)),
-        30_000,
-      );
-      const onData = (chunk: Buffer) => {
-        output += chunk.toString();
-        const m = /"message":"Serving","port":(\d+)/.exec(output);
-        if (m) {
-          clearTimeout(timer);
-          resolve(Number(m[1]));
-        }
-      };
-      child.stdout!.on('data', onData);
-      child.stderr!.on('data', onData);
-      child.on('exit', code =>
-        reject(new Error(`exited ${code} before serving:\n${output}`)),
-      );
-    });
+    running = await startBundle();
   });
 
   afterAll(async () => {
-    if (child.exitCode === null) {
-      child.kill('SIGKILL');
-      await exited;
-    }
+    await stopBundle(running);
+    await stopBundle(signalled);
   });
 
   it('is live over HTTPS', async () => {
@@ -287,24 +300,26 @@ describe('the bundled apiserver, running', () => {
   });
 
   it('on SIGTERM turns unready at once, keeps serving for the delay, then exits 0', async () => {
-    child.kill('SIGTERM');
+    // a process of its own, signalled right after its "Serving" line
+    const b = (signalled = await startBundle());
+    b.child.kill('SIGTERM');
     // The process logs the signal before it turns unready; from then on it serves for the delay.
     await new Promise<void>((resolve, reject) => {
       const onData = () => {
-        if (/"message":"Shutting down"/.test(output)) resolve();
+        if (/"message":"Shutting down"/.test(b.output())) resolve();
       };
       onData();
-      child.stdout!.on('data', onData);
-      child.stderr!.on('data', onData);
-      child.on('exit', code =>
+      b.child.stdout!.on('data', onData);
+      b.child.stderr!.on('data', onData);
+      b.child.on('exit', code =>
         reject(
-          new Error(`exited ${code} before logging the signal:\n${output}`),
+          new Error(`exited ${code} before logging the signal:\n${b.output()}`),
         ),
       );
     });
-    const during = await get('/readyz?verbose');
+    const during = await get('/readyz?verbose', b.port);
     expect(during.body).toMatch(/\[-\]shutdown/);
-    expect((await get('/livez')).status).toBe(200);
-    expect(await exited).toBe(0);
+    expect((await get('/livez', b.port)).status).toBe(200);
+    expect(await b.exited).toBe(0);
   });
 });
