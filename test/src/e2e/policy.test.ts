@@ -60,6 +60,20 @@ describe('policy ConfigMap (kubectl, emulator + APIService + apiserver --policy-
         .on('error', reject);
     });
 
+  const WIDER_RULES = TEAM_A_RULES.replace('[mariadb, redis]', '[mariadb, redis, elasticsearch]');
+  const searchAllowed = async () => (await dryRunCreate('p-search', { engine: 'elasticsearch' })).code === 0;
+  /**
+   * Each case starts from the policy it is about, in force (the apiserver re-reads the
+   * ConfigMap): they pass alone and in any order.
+   */
+  const inForce = async (yaml: string | undefined) => {
+    if (yaml === undefined) await admin('delete', 'configmap', 'dbaas-policy', '-n', 'dbaas-system', '--ignore-not-found');
+    else await setPolicy(yaml);
+    const bigAllowed = async () => (await dryRunCreate('p-big', { engine: 'mariadb', topology: 'galera', replicas: 5 })).code === 0;
+    const want = { none: [true, true], [TEAM_A_RULES]: [false, false], [WIDER_RULES]: [true, false] }[yaml ?? 'none']!;
+    expect(await eventually(async () => [await searchAllowed(), await bigAllowed()], got => got.join() === want.join())).toEqual(want);
+  };
+
   beforeAll(async () => {
     system = await startSystem({ seed: true, apiserver: { policyConfigMap: 'dbaas-system/dbaas-policy' } });
     alice = await system.kubeconfigFor('alice-token');
@@ -69,14 +83,15 @@ describe('policy ConfigMap (kubectl, emulator + APIService + apiserver --policy-
   });
 
   it('without the ConfigMap there are no limits', async () => {
+    await inForce(undefined);
     const r = await dryRunCreate('p-any', { engine: 'elasticsearch', replicas: 5 });
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe(`databaseinstance.${GROUP}/p-any created (server dry run)`);
   }, SLOW);
 
   it('refuses with 403 what the policy does not allow, naming the rule, the request and the limit', async () => {
-    await setPolicy(TEAM_A_RULES);
-    const engine = await eventually(() => dryRunCreate('p-search', { engine: 'elasticsearch' }), r => r.code !== 0);
+    await inForce(TEAM_A_RULES);
+    const engine = await dryRunCreate('p-search', { engine: 'elasticsearch' });
     expect(engine.stderr).toMatch(/Error from server \(Forbidden\)/);
     expect(engine.stderr).toContain('engine "elasticsearch" is not allowed in namespace team-a by policy rule "team-a-small"; allowed: mariadb, redis');
 
@@ -90,6 +105,7 @@ describe('policy ConfigMap (kubectl, emulator + APIService + apiserver --policy-
   }, SLOW);
 
   it('an update that raises use above a limit is refused; within it, it goes through', async () => {
+    await inForce(TEAM_A_RULES);
     const created = await run(alice, ['apply', '-f', '-'], instance('p-db', { engine: 'mariadb', topology: 'replication', replicas: 2 }));
     expect(created.stderr).toBe('');
     const over = await run(alice, ['patch', 'dbi', 'p-db', '-n', 'team-a', '--type=merge', '-p', '{"spec":{"replicas":4}}']);
@@ -100,13 +116,15 @@ describe('policy ConfigMap (kubectl, emulator + APIService + apiserver --policy-
   }, SLOW);
 
   it('applies an edited ConfigMap without a restart', async () => {
-    await setPolicy(TEAM_A_RULES.replace('[mariadb, redis]', '[mariadb, redis, elasticsearch]'));
+    await inForce(TEAM_A_RULES);
+    await setPolicy(WIDER_RULES);
     const r = await eventually(() => dryRunCreate('p-search', { engine: 'elasticsearch' }), x => x.code === 0);
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe(`databaseinstance.${GROUP}/p-search created (server dry run)`);
   }, SLOW);
 
   it('a bad edit keeps the last good policy, and /readyz says what is wrong until it is fixed', async () => {
+    await inForce(WIDER_RULES);
     await setPolicy('rules:\n  - name: broken\n    namespaces: [team-a]\n    max: { storage: "10 GB" }\n');
     const report = await eventually(readyz, r => r.body.includes('10 GB'));
     expect(report.body).toMatch(/rules\[0\]\.max\.storage: "10 GB" is not a quantity/);
@@ -120,6 +138,7 @@ describe('policy ConfigMap (kubectl, emulator + APIService + apiserver --policy-
   }, SLOW);
 
   it('deleting the ConfigMap removes every limit', async () => {
+    await inForce(TEAM_A_RULES);
     expect((await admin('delete', 'configmap', 'dbaas-policy', '-n', 'dbaas-system')).code).toBe(0);
     const r = await eventually(() => dryRunCreate('p-big', { engine: 'mariadb', topology: 'galera', replicas: 5 }), x => x.code === 0);
     expect(r.stderr).toBe('');
