@@ -56,8 +56,7 @@ describe.each(kubectlBinaries())('$name against the aggregated API (emulator + A
         spec: { kubernetesConfig: { image: 'quay.io/opstree/redis:v7.0.15' } },
       });
     }
-    const rv = BigInt(system.emulator.store.currentRV());
-    for (let t = 0; BigInt(system.apiserver.store.resourceVersion()) < rv && t < 100; t++) await new Promise(r => setTimeout(r, 100));
+    await cacheReached(system, system.emulator.store.currentRV(), 20 * BOOKMARK_MS);
 
     // the aggregation layer passes the client's Accept-Encoding and the compressed answer through
     const raw = await new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
@@ -84,6 +83,9 @@ describe.each(kubectlBinaries())('$name against the aggregated API (emulator + A
     expect(names(compressed.stdout)).toEqual(expect.arrayContaining(['bulk/bulk-0', 'bulk/bulk-249', 'team-a/orders-db']));
     const table = await kubectl('get', 'dbi', '-n', 'bulk', '--no-headers');
     expect(table.stdout.trim().split('\n')).toHaveLength(250);
+    // gone again: the other cases read the demo's namespaces only
+    expect((await kubectl('delete', 'namespace', 'bulk', '--timeout=60s')).code).toBe(0);
+    await cacheReached(system, system.emulator.store.currentRV(), 20 * BOOKMARK_MS);
   });
 
   it('get dbi -n team-a -o wide adds TOPOLOGY OPERATOR ENDPOINT REASON', async () => {
@@ -126,6 +128,13 @@ describe.each(kubectlBinaries())('$name against the aggregated API (emulator + A
       );
       const line = await watch.waitForLine(l => /^orders-db\s.*\sDegraded\s/.test(l));
       expect(line).toMatch(/mariadb/);
+      // Ready again before the next case reads the demo
+      const degradedAt = watch.lines.indexOf(line);
+      system.emulator.operators.setHealth(
+        { group: 'k8s.mariadb.com', kind: 'MariaDB', namespace: 'team-a', name: 'orders-db' },
+        'ready',
+      );
+      await watch.waitForLine(l => /^orders-db\s.*\sReady\s+3\/3\s/.test(l) && watch.lines.lastIndexOf(l) > degradedAt);
     } finally {
       watch.stop();
       system.emulator.operators.setHealth(
