@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { KubeConfig } from '@kubernetes/client-node';
 import { kubectlBinaries, runKubectl } from '../support/kubectl';
 import { startSystem, type System } from '../support/startSystem';
+import { waitForStore } from '@internal/databases-apiserver';
 import { checkEventStream } from './support/checkEventStream';
 import { eventually } from './support/eventually';
 import { comparable, freshProjection } from './support/freshProjection';
@@ -74,8 +75,11 @@ describe('the Kubernetes API goes away while clients list and watch', () => {
     // bookmarks): the Stale versions then carry an RV every client sees as new. (Right after the
     // last change, the instance that changed last would get its Stale version at its own RV,
     // and clients that compare RVs, client-node's informer among them, would skip it.)
-    const newest = before.reduce((m: bigint, i: any) => (BigInt(i.metadata.resourceVersion) > m ? BigInt(i.metadata.resourceVersion) : m), 0n);
-    await eventually(() => BigInt(system.apiserver.store.resourceVersion()) > newest);
+    // Checked on the apiserver's own store right before the fault, with no await in between: a
+    // change that came after an earlier check (recovery from a fault before) would undo it.
+    const store = system.apiserver.store;
+    const pastEveryInstance = () =>
+      store.list().every(i => BigInt(i.metadata.resourceVersion ?? '0') < BigInt(store.resourceVersion()));
 
     // a client that keeps listing through the outage
     const codes: number[] = [];
@@ -87,6 +91,7 @@ describe('the Kubernetes API goes away while clients list and watch', () => {
       }
     })();
 
+    expect(await waitForStore(listener => store.onApplied(listener), pastEveryInstance, 20_000)).toBe(true);
     const started = Date.now();
     const figures: string[] = [];
     // kube-apiserver's storage is gone: the apiserver's watches are cut and cannot resume, while
@@ -201,6 +206,8 @@ describe('the Kubernetes API goes away while clients list and watch', () => {
       system.emulator.setFault('none');
     }
     await eventually(async () => (await readyz(system.apiserver.port)).status === 200, 30_000);
+    // recovered all the way (no instance Stale) before whatever runs next
+    await eventually(async () => !(await kubeHttp(kc, 'GET', INSTANCES)).body.items.some(isStale));
     // nothing was half-made: neither the instance nor its operator object exists
     expect((await kubeHttp(kc, 'GET', `${TEAM_A}/while-hanging`)).status).toBe(404);
     expect(system.emulator.store.get({ group: 'redis.redis.opstreelabs.in', version: 'v1beta2', plural: 'redis' }, 'team-a', 'while-hanging')).toBeUndefined();
