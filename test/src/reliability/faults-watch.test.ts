@@ -148,7 +148,7 @@ describe('watch faults under a client-node informer', () => {
   it('a resourceVersion jump: events follow at the new RVs, and a watch resumed from before the jump still works', async () => {
     const beforeJump = (await kubeHttp(kc, 'GET', INSTANCES)).body.metadata.resourceVersion;
     system.emulator.store.advanceResourceVersion(5_000_000);
-    system.emulator.operators.setHealth({ kind: 'MariaDB', namespace: 'team-a', name: 'payments-ledger' }, 'degraded', 'one node down');
+    system.emulator.operators.setHealth({ kind: 'MariaDB', namespace: 'team-a', name: 'payments-ledger' }, 'failed', 'disk full after the jump');
     await expectTruth('after the jump');
     const ledger = informer.list().find(i => i.metadata!.name === 'payments-ledger')!;
     expect(BigInt(ledger.metadata!.resourceVersion!)).toBeGreaterThan(BigInt(beforeJump) + 5_000_000n);
