@@ -6,7 +6,6 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from './support/browser';
 import { repoRoot, startPortal, type Portal } from './support/startPortal';
 
-// One story, in order: each step needs the previous one (the database it created).
 // Screenshots go to a temporary folder; `yarn screenshots` writes the README's (docs/screenshots).
 const REFRESH = process.env.DBAAS_SCREENSHOTS_DIR;
 const SCREENSHOTS = REFRESH ? path.resolve(repoRoot, REFRESH) : mkdtempSync(path.join(tmpdir(), 'dbaas-screenshots-'));
@@ -16,17 +15,19 @@ const NAME = `e2e-galera-${Date.now().toString(36)}`;
 let portal: Portal;
 let browser: { context: BrowserContext; close(): Promise<void> };
 let page: Page;
-let instanceUrl: string;
 
 async function shot(name: string) {
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: false });
 }
 
-/** Signs in through the guest card and waits for the app behind it. */
+/** Signs in through the guest card (unless this browser already has) and waits for the app behind it. */
 async function signIn(baseUrl: string) {
   await page.goto(baseUrl);
-  await page.getByRole('button', { name: /enter/i }).click();
-  await page.getByRole('link', { name: 'Databases' }).first().waitFor();
+  const enter = page.getByRole('button', { name: /enter/i });
+  const app = page.getByRole('link', { name: 'Databases' }).first();
+  await enter.or(app).first().waitFor();
+  if (await enter.isVisible()) await enter.click();
+  await app.waitFor();
 }
 
 async function pick(label: RegExp, option: string | RegExp) {
@@ -34,21 +35,32 @@ async function pick(label: RegExp, option: string | RegExp) {
   await page.getByRole('option', { name: option }).click();
 }
 
-beforeAll(async () => {
-  portal = await startPortal();
-  browser = await launchBrowser();
-  page = await browser.context.newPage();
-  page.setDefaultTimeout(30_000);
-}, 300_000);
+/** Runs one step of a story; a failure names the step. */
+async function step(name: string, fn: () => Promise<void>) {
+  try {
+    await fn();
+  } catch (err) {
+    throw new Error(`step "${name}": ${(err as Error).message}`);
+  }
+}
 
-afterAll(async () => {
-  // the second describe replaces both; stopping twice is harmless
-  await browser?.close();
-  await portal?.stop();
+afterAll(() => {
   if (!REFRESH) rmSync(SCREENSHOTS, { recursive: true, force: true });
-}, 60_000);
+});
 
 describe('the portal in a browser', () => {
+  beforeAll(async () => {
+    portal = await startPortal();
+    browser = await launchBrowser();
+    page = await browser.context.newPage();
+    page.setDefaultTimeout(30_000);
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await portal?.stop();
+  }, 60_000);
+
   it('signs in as guest and lists the databases with counts', async () => {
     await signIn(portal.baseUrl);
     await page.getByRole('link', { name: 'Databases' }).first().click();
@@ -58,62 +70,61 @@ describe('the portal in a browser', () => {
     await shot('databases-page');
   }, 120_000);
 
-  it('requests a MariaDB Galera for a component, previewed with a dry run', async () => {
-    await page.goto(`${portal.baseUrl}/databases/request?entity=component:default/${COMPONENT}`);
-    await pick(/^Engine/, 'mariadb');
-    await pick(/^Topology/, 'galera');
-    await page.getByRole('textbox', { name: 'Name', exact: true }).fill(NAME);
-    await page.getByRole('button', { name: 'Preview' }).click();
-    await page.getByTestId('dry-run-preview').waitFor();
-    await shot('request-form');
-    await page.getByRole('button', { name: 'Create' }).click();
-    await page.waitForURL(new RegExp(`/databases/[^/]+/[^/]+/${NAME}$`));
-    instanceUrl = page.url();
-  }, 120_000);
-
-  it('watches it reach Ready live, with the lifecycle on the timeline', async () => {
-    // no reload: the phase must arrive through the event stream
-    await page.getByTestId('phase-banner').filter({ hasText: /^Ready/ }).waitFor({ timeout: 90_000 });
-    // at least two phase changes (e.g. Pending → Provisioning → Ready) on the timeline
-    await page.getByTestId('timeline-entry').nth(1).waitFor();
-    await shot('instance-page');
-  }, 120_000);
-
-  it("shows it on the component's catalog page", async () => {
-    await page.goto(`${portal.baseUrl}/catalog/default/component/${COMPONENT}`);
-    const row = page.getByRole('table', { name: 'Databases of this component' }).getByRole('row', { name: new RegExp(NAME) });
-    await row.getByText('Ready').waitFor({ timeout: 60_000 });
-    // the card sits below the catalog's own cards: bring it into the picture
-    await row.evaluate(el => el.closest('.MuiCard-root')?.scrollIntoView({ block: 'center' }));
-    await shot('entity-card');
-  }, 120_000);
-
-  it('scales it', async () => {
-    await page.goto(instanceUrl);
-    await page.getByRole('button', { name: 'Scale' }).click();
-    const dialog = page.getByRole('dialog');
-    await dialog.getByRole('textbox', { name: 'Replicas' }).fill('5');
-    await dialog.getByRole('button', { name: 'Scale' }).click();
-    await dialog.waitFor({ state: 'hidden' });
-    await page.getByText(/\/5$/).first().waitFor({ timeout: 60_000 });
-  }, 120_000);
-
-  it('deletes it after confirmation', async () => {
-    await page.getByRole('button', { name: 'Delete' }).click();
-    const dialog = page.getByRole('dialog');
-    await dialog.getByRole('textbox', { name: 'Name' }).fill(NAME);
-    await dialog.getByRole('button', { name: 'Delete' }).click();
-    await page.getByText(/Deleting|has been deleted/).first().waitFor({ timeout: 60_000 });
-  }, 120_000);
-
+  // One story, one case: each step needs the database the steps before made.
+  it('a database for a component, its whole life: requested with a dry-run preview, watched to Ready, on the catalog page, scaled, deleted', async () => {
+    await signIn(portal.baseUrl);
+    let instanceUrl = '';
+    await step('request a MariaDB Galera, previewed with a dry run', async () => {
+      await page.goto(`${portal.baseUrl}/databases/request?entity=component:default/${COMPONENT}`);
+      await pick(/^Engine/, 'mariadb');
+      await pick(/^Topology/, 'galera');
+      await page.getByRole('textbox', { name: 'Name', exact: true }).fill(NAME);
+      await page.getByRole('button', { name: 'Preview' }).click();
+      await page.getByTestId('dry-run-preview').waitFor();
+      await shot('request-form');
+      await page.getByRole('button', { name: 'Create' }).click();
+      await page.waitForURL(new RegExp(`/databases/[^/]+/[^/]+/${NAME}$`));
+      instanceUrl = page.url();
+    });
+    await step('watch it reach Ready live, with the lifecycle on the timeline', async () => {
+      // no reload: the phase must arrive through the event stream
+      await page.getByTestId('phase-banner').filter({ hasText: /^Ready/ }).waitFor({ timeout: 90_000 });
+      // at least two phase changes (e.g. Pending → Provisioning → Ready) on the timeline
+      await page.getByTestId('timeline-entry').nth(1).waitFor();
+      await shot('instance-page');
+    });
+    await step("show it on the component's catalog page", async () => {
+      await page.goto(`${portal.baseUrl}/catalog/default/component/${COMPONENT}`);
+      const row = page.getByRole('table', { name: 'Databases of this component' }).getByRole('row', { name: new RegExp(NAME) });
+      await row.getByText('Ready').waitFor({ timeout: 60_000 });
+      // the card sits below the catalog's own cards: bring it into the picture
+      await row.evaluate(el => el.closest('.MuiCard-root')?.scrollIntoView({ block: 'center' }));
+      await shot('entity-card');
+    });
+    await step('scale it', async () => {
+      await page.goto(instanceUrl);
+      await page.getByRole('button', { name: 'Scale' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('textbox', { name: 'Replicas' }).fill('5');
+      await dialog.getByRole('button', { name: 'Scale' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      await page.getByText(/\/5$/).first().waitFor({ timeout: 60_000 });
+    });
+    await step('delete it after confirmation', async () => {
+      await page.getByRole('button', { name: 'Delete' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('textbox', { name: 'Name' }).fill(NAME);
+      await dialog.getByRole('button', { name: 'Delete' }).click();
+      await page.getByText(/Deleting|has been deleted/).first().waitFor({ timeout: 60_000 });
+      await expect(page.getByText(/Deleting|has been deleted/).first().isVisible()).resolves.toBe(true);
+    });
+  }, 480_000);
 });
 
 describe('the portal for a user who may read but not change', () => {
   let readOnly: Portal;
 
   beforeAll(async () => {
-    await browser?.close();
-    await portal?.stop();
     // carol of the platform team: reads every database, changes none (see app-config.yaml)
     readOnly = await startPortal({
       guest: { userEntityRef: 'user:default/carol', ownershipEntityRefs: ['user:default/carol', 'group:default/platform'] },
@@ -124,6 +135,7 @@ describe('the portal for a user who may read but not change', () => {
   }, 300_000);
 
   afterAll(async () => {
+    await browser?.close();
     await readOnly?.stop();
   }, 60_000);
 
