@@ -1,7 +1,7 @@
 import { constants as cryptoConstants } from 'node:crypto';
 import http from 'node:http';
 import http2, { type Http2Session, type ServerHttp2Stream } from 'node:http2';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import { answerClientError } from './clientError';
@@ -144,6 +144,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   http1.timeout = 0;
   server.on('clientError', onClientError);
 
+  // every TCP connection, whatever it became (HTTP/1.1, an HTTP/2 session, a TLS handshake that
+  // never finished): the grace period's end must cut them all, or server.close() waits for ever
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   const sessions = new Set<Http2Session>();
   server.on('session', session => {
     sessions.add(session);
@@ -197,6 +204,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       // Http2SecureServer.closeIdleConnections does)
       http.Server.prototype.closeAllConnections.call(http1);
       sessions.forEach(s => s.destroy());
+      sockets.forEach(s => s.destroy());
     },
   };
 }

@@ -5,6 +5,9 @@ import { KubeEmulator, type KubeEmulatorOptions } from '@internal/kube-emulator'
 import { startApiserver, defaultOptions, type RunningApiserver, type Options } from '@internal/databases-apiserver';
 
 /** The whole system on loopback: the emulator as kube-apiserver and our apiserver behind an APIService. */
+/** How long a stopping apiserver waits for open requests before it cuts their connections. */
+const STOP_GRACE_MS = 5_000;
+
 export interface System {
   emulator: KubeEmulator;
   apiserver: RunningApiserver;
@@ -81,12 +84,13 @@ export async function startSystem(options: StartSystemOptions = {}): Promise<Sys
       return file;
     },
     async restartApiserver() {
-      await apiserver.shutdown(0);
+      await apiserver.shutdown(0, STOP_GRACE_MS);
       apiserver = await startApiserver(apiserverOptions(), { logger: options.apiserverLogger ?? quietLogger, bookmarkIntervalMs: 1000 });
       await apiserver.store.whenSynced();
     },
     async stop() {
-      await apiserver.shutdown(0);
+      // no delay; what a test left open is cut after a grace, as in production (main.ts)
+      await apiserver.shutdown(0, STOP_GRACE_MS);
       await emulator.stop();
       await rm(dir, { recursive: true, force: true });
     },
