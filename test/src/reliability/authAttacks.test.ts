@@ -5,6 +5,7 @@ import { createForeignCa, issueClientCertificate, type CertificatePair } from '.
 import { HostileApiClient, parseRawResponse, type ProbeAnswer, type ProbeRequest } from './hostileApiClient';
 import { describeExchange, expectStatusFailure, isCredentialsNotYet } from './hostileExpectations';
 import { startHostileHarness, wireHeaderValue, type HostileHarness } from './hostileHarness';
+import { cacheCaughtUp } from '../support/cacheCaughtUp';
 
 const TEAM_B = `${GROUP_VERSION_PATH}/namespaces/team-b/databaseinstances`;
 const ALICE = { 'X-Remote-User': 'alice', 'X-Remote-Group': ['team-a', 'system:authenticated'] };
@@ -193,12 +194,17 @@ describe('authentication and authorization attacks on the aggregated apiserver',
   });
 
   it('another namespace in the body than in the path is a 400 and writes nothing', async () => {
+    // an instance of its own: the path fuzzing lets alice delete what she may in team-a
+    const target = 'ns-target';
+    const created = await h.client.request({ method: 'POST', path: `${GROUP_VERSION_PATH}/namespaces/team-a/databaseinstances`, headers: { ...ALICE, 'content-type': 'application/json' }, body: newInstance('team-a', target) });
+    expect(created.status).toBe(201);
+    await cacheCaughtUp(h.system, 'team-a', target);
     for (const [method, path, type] of [
       ['POST', `${GROUP_VERSION_PATH}/namespaces/team-a/databaseinstances`, 'application/json'],
-      ['PUT', `${GROUP_VERSION_PATH}/namespaces/team-a/databaseinstances/orders-db`, 'application/json'],
-      ['PATCH', `${GROUP_VERSION_PATH}/namespaces/team-a/databaseinstances/orders-db`, 'application/merge-patch+json'],
+      ['PUT', `${GROUP_VERSION_PATH}/namespaces/team-a/databaseinstances/${target}`, 'application/json'],
+      ['PATCH', `${GROUP_VERSION_PATH}/namespaces/team-a/databaseinstances/${target}`, 'application/merge-patch+json'],
     ] as const) {
-      const current = h.system.apiserver.store.get('team-a', 'orders-db')!;
+      const current = h.system.apiserver.store.get('team-a', target)!;
       const body = method === 'POST' ? newInstance('team-b', 'smuggled') : JSON.stringify(method === 'PUT' ? { ...current, metadata: { ...current.metadata, namespace: 'team-b' } } : { metadata: { namespace: 'team-b' } });
       const probe = { method, path, headers: { ...ALICE, 'content-type': type }, body };
       const rvBefore = h.storeRv();

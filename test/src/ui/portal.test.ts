@@ -35,6 +35,20 @@ async function pick(label: RegExp, option: string | RegExp) {
   await page.getByRole('option', { name: option }).click();
 }
 
+/** Starts a portal and a browser page on it (each describe has its own). */
+async function openPortal(options?: Parameters<typeof startPortal>[0]): Promise<Portal> {
+  const started = await startPortal(options);
+  browser = await launchBrowser();
+  page = await browser.context.newPage();
+  page.setDefaultTimeout(30_000);
+  return started;
+}
+
+async function closePortal(started: Portal | undefined) {
+  await browser?.close();
+  await started?.stop();
+}
+
 /** Runs one step of a story; a failure names the step. */
 async function step(name: string, fn: () => Promise<void>) {
   try {
@@ -50,16 +64,9 @@ afterAll(() => {
 
 describe('the portal in a browser', () => {
   beforeAll(async () => {
-    portal = await startPortal();
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    page.setDefaultTimeout(30_000);
+    portal = await openPortal();
   }, 300_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.stop();
-  }, 60_000);
+  afterAll(() => closePortal(portal), 60_000);
 
   it('signs in as guest and lists the databases with counts', async () => {
     await signIn(portal.baseUrl);
@@ -126,18 +133,11 @@ describe('the portal for a user who may read but not change', () => {
 
   beforeAll(async () => {
     // carol of the platform team: reads every database, changes none (see app-config.yaml)
-    readOnly = await startPortal({
+    readOnly = await openPortal({
       guest: { userEntityRef: 'user:default/carol', ownershipEntityRefs: ['user:default/carol', 'group:default/platform'] },
     });
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    page.setDefaultTimeout(30_000);
   }, 300_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await readOnly?.stop();
-  }, 60_000);
+  afterAll(() => closePortal(readOnly), 60_000);
 
   it('does not offer the actions or the credentials', async () => {
     await signIn(readOnly.baseUrl);

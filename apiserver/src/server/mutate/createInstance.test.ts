@@ -270,7 +270,8 @@ describe('POST databaseinstances (create)', () => {
   });
 
   it('dryRun still refuses what the real request would (validation, names)', async () => {
-    expectStatus(await post(instanceBody('taken', { engine: 'mariadb' }), '?dryRun=All'), 409, 'AlreadyExists');
+    seedInstance(t, 'redis', 'taken-dry');
+    expectStatus(await post(instanceBody('taken-dry', { engine: 'mariadb' }), '?dryRun=All'), 409, 'AlreadyExists');
     expectStatus(await post(instanceBody('dry2', { engine: 'mariadb', replicas: 0 }), '?dryRun=All'), 422, 'Invalid');
   });
 
