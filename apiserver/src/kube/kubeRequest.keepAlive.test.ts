@@ -15,7 +15,7 @@ describe('kubeRequest keeps its connections to kube-apiserver', () => {
   let server: https.Server;
   let url = '';
   let connections = 0;
-  const seen: Array<{ method: string; path: string; cn: string }> = [];
+  const seen: Array<{ method: string; path: string; cn: string; port: number }> = [];
   let dropNext = false;
 
   const kubeConfigAs = (client: TestKeyPair) => {
@@ -40,7 +40,7 @@ describe('kubeRequest keeps its connections to kube-apiserver', () => {
         return;
       }
       const cn = String((req.socket as TLSSocket).getPeerCertificate().subject?.CN);
-      seen.push({ method: req.method!, path: req.url!, cn });
+      seen.push({ method: req.method!, path: req.url!, cn, port: req.socket.remotePort! });
       req.resume();
       req.on('end', () => res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ status: { allowed: true }, cn })));
     });
@@ -59,13 +59,16 @@ describe('kubeRequest keeps its connections to kube-apiserver', () => {
 
   it('sends reviews, reads and writes with the same client certificate over one connection', async () => {
     const before = connections;
+    const mark = seen.length;
     const kc = kubeConfigAs(clients[0]);
     for (let i = 0; i < 5; i++) expect((await review(kc)).cn).toBe('apiserver-a');
     await kubeRequest(kc, { method: 'GET', path: '/api/v1/namespaces/kube-system/configmaps/x' });
     await kubeRequest(kc, { method: 'POST', path: '/apis/k8s.mariadb.com/v1alpha1/namespaces/a/mariadbs', body: {} });
     // a KubeConfig loaded again with the same material shares the connection
     expect((await review(kubeConfigAs(clients[0]))).cn).toBe('apiserver-a');
-    expect(connections - before).toBe(1);
+    // one connection: a new one, or the one an earlier case left open for this identity
+    expect(new Set(seen.slice(mark).map(x => x.port)).size).toBe(1);
+    expect(connections - before).toBeLessThanOrEqual(1);
   });
 
   it('never sends one identity\'s request over another\'s connection', async () => {

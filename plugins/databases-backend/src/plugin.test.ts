@@ -257,7 +257,11 @@ describe('databases backend against the emulator and the aggregated apiserver', 
     const byPath = await request(server)
       .get('/api/databases/entities/component/default/orders/instances')
       .set('Authorization', carol);
-    expect(byPath.body.items).toEqual(res.body.items);
+    // the same instances by either route: the demo's (another case's instance of this component
+    // may come or go between the two calls)
+    const demo = (items: any[]) => items.filter(i => i.instance.metadata.labels['dbaas.platform.dev/requested-by'] === undefined);
+    expect(demo(byPath.body.items)).toEqual(demo(res.body.items));
+    expect(demo(res.body.items).length).toBeGreaterThan(0);
     const unknown = await request(server)
       .get('/api/databases/entity-instances?entityRef=component:default/ghost')
       .set('Authorization', carol);
