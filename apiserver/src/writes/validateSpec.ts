@@ -16,6 +16,7 @@ import {
   required,
   typeInvalid,
 } from './FieldCause';
+import { quantitiesAsStrings } from './quantitiesAsStrings';
 import { validateInstanceName } from './validateName';
 
 /**
@@ -72,7 +73,7 @@ export function prepareCreate(
   if ('reason' in found) return { causes: [found] };
   const { adapter, write } = found;
   const ctx = contexts[adapter.engine];
-  const spec = applyDefaults(instance.spec, write, ctx);
+  const spec = applyDefaults(quantitiesAsStrings(instance.spec), write, ctx);
   const causes = [
     ...validateInstanceName(
       instance.metadata?.name,
@@ -111,11 +112,11 @@ export function prepareUpdate(
   if ('reason' in found) return { causes: [found] };
   const ctx = contexts[found.adapter.engine];
   const spec: DatabaseInstanceSpec = {
-    ...next,
+    ...quantitiesAsStrings(next),
     topology: next.topology ?? previous.topology,
     version: next.version ?? previous.version,
     replicas: next.replicas ?? previous.replicas,
-    storage: mergedStorage(next.storage, previous.storage),
+    storage: mergedStorage(quantitiesAsStrings(next).storage, previous.storage),
   };
   const causes = ratchet(found.write.validate(spec, ctx), spec, previous);
   if (causes.length > 0) return { causes };
