@@ -37,6 +37,7 @@ import type {
   InstanceStore,
   WatchSubscription,
 } from './types';
+import { coalesceByRv } from './coalesceByRv';
 
 export interface InformerInstanceStoreOptions {
   adapters: readonly OperatorAdapter[];
@@ -732,13 +733,11 @@ export class InformerInstanceStore implements InstanceStore {
     const batch = [...waited, ...fresh];
     const last = rvToBigInt(this.lastRv);
     let newest = rvToBigInt(this.minProgress());
-    for (const c of batch) {
-      const rv = rvToBigInt(c.rv);
-      if (rv > newest) newest = rv;
-    }
+    /** The batch's first RV newer than the last one served. */
     let next: bigint | undefined;
     for (const c of batch) {
       const rv = rvToBigInt(c.rv);
+      if (rv > newest) newest = rv;
       if (c.rv !== '0' && rv > last && (next === undefined || rv < next)) next = rv;
     }
     const held = new Set(waited);
@@ -1148,35 +1147,6 @@ export class InformerInstanceStore implements InstanceStore {
       }
     }
   }
-}
-
-/**
- * One event per instance and resourceVersion. Several states of one instance can come out of a
- * batch at one RV (the instances of a name group re-projected at a change of one of them, a
- * late change released at the last RV beside a current one). Clients keep the first object
- * they get at an RV and drop later ones at the same RV (client-node's informer cache, client-go
- * handlers comparing RVs), so only the last state at an RV goes out, in place of the first,
- * with its type (ADDED stays ADDED) and its old object. A DELETED and an ADDED of a new uid stay
- * two events.
- */
-export function coalesceByRv(events: InstanceEvent[]): InstanceEvent[] {
-  const out: Array<InstanceEvent | undefined> = [];
-  const at = new Map<string, number>();
-  for (const e of events) {
-    const key = `${e.object.metadata.namespace}/${e.object.metadata.name}|${e.object.metadata.uid}|${e.resourceVersion}`;
-    const i = at.get(key);
-    const first = i === undefined ? undefined : out[i];
-    if (i === undefined || !first) {
-      at.set(key, out.push(e) - 1);
-    } else if (e.type === 'DELETED') {
-      // added and deleted at one RV: nobody could have seen it
-      out[i] = first.type === 'ADDED' ? undefined : { ...e, oldObject: first.oldObject ?? e.oldObject };
-      if (!out[i]) at.delete(key);
-    } else {
-      out[i] = { ...first, object: e.object };
-    }
-  }
-  return out.filter((e): e is InstanceEvent => e !== undefined);
 }
 
 function compareRv(a: string, b: string): number {

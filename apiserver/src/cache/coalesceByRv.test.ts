@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { DatabaseInstance } from '@internal/plugin-databases-common';
-import { coalesceByRv } from './InformerInstanceStore';
+import { coalesceByRv } from './coalesceByRv';
 import type { InstanceEvent } from './types';
 
 const inst = (name: string, uid: string, phase: string): DatabaseInstance =>

@@ -111,12 +111,13 @@ export function prepareUpdate(
   const found = writableAdapterFor(next, adapters);
   if ('reason' in found) return { causes: [found] };
   const ctx = contexts[found.adapter.engine];
+  const sent = quantitiesAsStrings(next);
   const spec: DatabaseInstanceSpec = {
-    ...quantitiesAsStrings(next),
+    ...sent,
     topology: next.topology ?? previous.topology,
     version: next.version ?? previous.version,
     replicas: next.replicas ?? previous.replicas,
-    storage: mergedStorage(quantitiesAsStrings(next).storage, previous.storage),
+    storage: mergedStorage(sent.storage, previous.storage),
   };
   const causes = ratchet(found.write.validate(spec, ctx), spec, previous);
   if (causes.length > 0) return { causes };
