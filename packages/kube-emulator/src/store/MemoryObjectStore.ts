@@ -157,7 +157,8 @@ export class MemoryObjectStore implements ObjectStore {
    * migration to another etcd), without any event.
    */
   advanceResourceVersion(by: number): void {
-    if (!Number.isSafeInteger(by) || by < 0) throw new Error(`cannot advance the resourceVersion by ${by}`);
+    if (!Number.isSafeInteger(by) || by < 0)
+      throw new Error(`cannot advance the resourceVersion by ${by}`);
     this.rv += by;
   }
 
@@ -392,7 +393,7 @@ export class MemoryObjectStore implements ObjectStore {
       if (prevSpec.names?.plural !== spec.names?.plural)
         causes.push(immutable('spec.names.plural', spec.names?.plural));
     }
-    causes.push(...this.validate(def, obj));
+    causes.push(...this.validate(def, obj, old as Obj));
     if (causes.length) throw invalidError(def.kind, def.group, name, causes);
     if (isCrd(def))
       obj.status = acceptedCrdStatus(
@@ -576,13 +577,13 @@ export class MemoryObjectStore implements ObjectStore {
     throw Object.assign(alreadyExistsError(def, prefix), {});
   }
 
-  private validate(def: ResourceDefinition, obj: Obj): FieldCause[] {
+  private validate(def: ResourceDefinition, obj: Obj, old?: Obj): FieldCause[] {
     const causes = validateMetadata(obj.metadata, {
       nameIsLabel: isNamespace(def),
     });
     if (isCrd(def)) causes.push(...crdDefinitions(obj).causes);
     if (def.schema)
-      causes.push(...this.validator.validate(def.schema, obj).causes);
+      causes.push(...this.validator.validate(def.schema, obj, old).causes);
     return causes;
   }
 

@@ -139,3 +139,54 @@ describe('SchemaValidator', () => {
     expect(causes.map(c => [c.field, c.reason, c.message])).toEqual(expected);
   });
 });
+
+describe('SchemaValidator beyond OpenAPI keywords', () => {
+  const v = new SchemaValidator();
+  const lists = {
+    type: 'object',
+    properties: {
+      tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
+      ports: {
+        type: 'array',
+        'x-kubernetes-list-type': 'map',
+        'x-kubernetes-list-map-keys': ['name', 'protocol'],
+        items: {
+          type: 'object',
+          required: ['name'],
+          properties: {
+            name: { type: 'string' },
+            protocol: { type: 'string', default: 'TCP' },
+            port: { type: 'integer', format: 'int32' },
+          },
+        },
+      },
+      timeout: { type: 'string', format: 'duration' },
+    },
+  };
+  const check = (obj: Record<string, unknown>) =>
+    v.validate(lists, structuredClone(obj)).causes.map(c => [c.field, c.reason, c.message]);
+
+  it('refuses duplicates in a set list and in a map list (keys defaulted first)', () => {
+    expect(check({ tags: ['a', 'b', 'a'] })).toEqual([['tags[2]', 'FieldValueDuplicate', 'Duplicate value: "a"']]);
+    expect(check({ ports: [{ name: 'db' }, { name: 'db', protocol: 'UDP' }, { name: 'db', protocol: 'TCP' }] })).toEqual([
+      ['ports[2]', 'FieldValueDuplicate', 'Duplicate value: map[string]interface {}{"name":"db", "protocol":"TCP"}'],
+    ]);
+  });
+
+  it('does not check int32 ranges (kube ignores the format of numbers) and reads duration as Go does', () => {
+    expect(check({ ports: [{ name: 'a', port: 2 ** 31 }] })).toEqual([]);
+    expect(check({ timeout: '1h30m' })).toEqual([]);
+    expect(check({ timeout: 'PT1H' })).toEqual([
+      ['timeout', 'FieldValueInvalid', 'Invalid value: "PT1H": timeout in body must be of type duration: "PT1H"'],
+    ]);
+  });
+
+  it('does not run CEL rules on an object with type errors, and says so', () => {
+    const withRule = { type: 'object', 'x-kubernetes-validations': [{ rule: 'self.n > 0' }], properties: { n: { type: 'integer' } } };
+    expect(v.validate(withRule, { n: 'x' }).causes.map(c => c.message)).toEqual([
+      'Invalid value: "string": n in body must be of type integer: "string"',
+      'Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+    ]);
+    expect(v.validate(withRule, { n: 0 }).causes.map(c => c.message)).toEqual(['Invalid value: "object": failed rule: self.n > 0']);
+  });
+});

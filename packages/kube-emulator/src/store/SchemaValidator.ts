@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { pruneUnknownFields, toAjvSchema } from './structuralSchema';
+import { hasCelRules, validateCelRules } from './celRules';
+import { listTypeCauses } from './listTypeCauses';
+import { GO_DURATION, KUBE_FORMATS } from './kubeFormats';
 import type { FieldCause } from './storeErrors';
 
 /** Outcome of validating one object against a CRD version schema. */
@@ -32,7 +35,12 @@ export class SchemaValidator {
         useDefaults: true,
         logger: false,
       });
-      addFormats(SchemaValidator.ajv);
+      // Only the string formats kube-apiserver validates; it ignores the others (int32, int64 and
+      // float are not checked: a replicas of 2^31 is accepted), so ajv must not check them either.
+      addFormats(SchemaValidator.ajv, [...KUBE_FORMATS]);
+      SchemaValidator.ajv.addFormat('duration', GO_DURATION);
+      for (const ignored of ['int32', 'int64', 'float', 'double'])
+        SchemaValidator.ajv.addFormat(ignored, true);
     }
     return SchemaValidator.ajv;
   }
@@ -41,15 +49,44 @@ export class SchemaValidator {
     return SchemaValidator.compiled;
   }
 
-  /** Prunes and defaults `obj` in place, then validates it; returns kube-style causes. */
+  /**
+   * Prunes and defaults `obj` in place, then validates it as kube-apiserver does: the OpenAPI
+   * schema, list types, then the CEL rules (with `old` as `oldSelf` on an update). As in
+   * kube-apiserver, CEL rules are not run on an object with type errors.
+   */
   validate(
     schema: unknown,
     obj: Record<string, unknown>,
+    old?: Record<string, unknown>,
   ): SchemaValidationResult {
     const pruned = pruneUnknownFields(obj, schema);
     const fn = this.compile(schema);
-    if (fn(obj)) return { causes: [], pruned };
-    return { causes: ajvErrorsToCauses(fn.errors ?? [], obj), pruned };
+    const causes = fn(obj) ? [] : ajvErrorsToCauses(fn.errors ?? [], obj);
+    causes.push(...listTypeCauses(schema, obj));
+    if (!this.hasRules(schema)) return { causes, pruned };
+    if (causes.some(c => c.reason === 'FieldValueTypeInvalid')) {
+      causes.push({
+        reason: 'FieldValueInvalid',
+        message:
+          'Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+        field: '<nil>',
+      });
+      return { causes, pruned };
+    }
+    causes.push(...validateCelRules(schema, obj, old));
+    return { causes, pruned };
+  }
+
+  private static readonly withRules = new WeakMap<object, boolean>();
+
+  private hasRules(schema: unknown): boolean {
+    if (typeof schema !== 'object' || schema === null) return false;
+    let has = SchemaValidator.withRules.get(schema);
+    if (has === undefined) {
+      has = hasCelRules(schema);
+      SchemaValidator.withRules.set(schema, has);
+    }
+    return has;
   }
 
   /** Compiles (or fetches from cache) the validator of a schema. */

@@ -1,5 +1,6 @@
 import type { ResourceDefinition } from './types';
 import type { FieldCause } from './storeErrors';
+import { celCompileCauses } from './celCompileCauses';
 
 const isObj = (v: unknown): v is Record<string, any> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -57,6 +58,14 @@ export function crdDefinitions(crd: Record<string, unknown>): CrdReading {
       field: 'spec.versions',
     });
   }
+  versions.forEach((v, i) =>
+    causes.push(
+      ...celCompileCauses(
+        isObj(v?.schema) ? v.schema.openAPIV3Schema : undefined,
+        `spec.versions[${i}].schema.openAPIV3Schema`,
+      ),
+    ),
+  );
   const definitions: ResourceDefinition[] = versions
     .filter(v => v?.served === true && typeof v.name === 'string')
     .map(v => ({
