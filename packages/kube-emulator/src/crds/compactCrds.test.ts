@@ -108,6 +108,12 @@ describe('compareSchemas', () => {
             anyOf: [{ type: 'integer' }, { type: 'string' }],
           },
           replicas: { type: 'integer' },
+          mode: { type: 'string', enum: ['a', 'b'] },
+          count: {
+            type: 'integer',
+            minimum: 1,
+            'x-kubernetes-validations': [{ rule: 'self % 2 == 1' }],
+          },
           sets: {
             type: 'array',
             items: {
@@ -178,7 +184,46 @@ describe('compareSchemas', () => {
           properties: { containers: { type: 'array' } },
         },
       }),
-      ['spec.podSpec.containers: declared here but absent upstream'],
+      [
+        'spec.podSpec: prunes unknown fields, upstream keeps them',
+        'spec.podSpec.containers: declared here but absent upstream',
+      ],
+    ],
+    [
+      'a missing enum, bound or rule',
+      spec({ mode: { type: 'string' }, count: { type: 'integer' } }),
+      [
+        'spec.mode: enum (none) here but ["a","b"] upstream',
+        'spec.count: minimum (none) here but 1 upstream',
+        'spec.count: x-kubernetes-validations (none) here but [{"rule":"self % 2 == 1"}] upstream',
+      ],
+    ],
+    [
+      'a declared object that keeps unknown fields upstream prunes',
+      spec({
+        sets: {
+          type: 'array',
+          items: {
+            type: 'object',
+            'x-kubernetes-preserve-unknown-fields': true,
+            properties: { count: { type: 'integer' } },
+          },
+        },
+      }),
+      ['spec.sets[]: keeps unknown fields, upstream prunes them'],
+    ],
+    [
+      'nothing for an opaque object (declares nothing, keeps everything)',
+      spec({
+        sets: {
+          type: 'array',
+          items: {
+            type: 'object',
+            'x-kubernetes-preserve-unknown-fields': true,
+          },
+        },
+      }),
+      [],
     ],
   ])('reports %s', (_name, ours, expected) => {
     expect(compareSchemas(ours, upstreamSchema)).toEqual(expected);
