@@ -172,6 +172,21 @@ describe('self-service writes through kubectl (emulator + APIService + apiserver
     expect(JSON.parse((await kubectl('get', 'dbi', name, '-n', 'team-a', '-o', 'json')).stdout).spec.replicas).toBe(5);
   }, SLOW);
 
+  // A resize that the operator's CRD would prune (a field its schema lacks) never happens on a
+  // real cluster; the emulator runs the upstream CRDs, so the instance read back must carry it.
+  it.each(CASES)('$engine $topology: a resize survives the operator CRD and reads back on the instance', async ({ engine, topology, name, from }) => {
+    const rs = `${name.slice(0, 26)}-rs`;
+    const created = await apply(manifest(rs, { engine, topology, version: from }), alice);
+    expect(created.stderr).toBe('');
+    const resources = { requests: { cpu: '750m', memory: '1536Mi' }, limits: { memory: '2Gi' } };
+    const patched = await run(alice, ['patch', 'dbi', rs, '-n', 'team-a', '--type=merge', '-p', JSON.stringify({ spec: { resources } }), '-o', 'json']);
+    expect(patched.stderr).toBe('');
+    // a merge patch: what the instance had besides (RabbitMQ's default cpu limit) stays
+    expect(JSON.parse(patched.stdout).spec.resources).toMatchObject(resources);
+    expect(JSON.parse((await kubectl('get', 'dbi', rs, '-n', 'team-a', '-o', 'json')).stdout).spec.resources).toMatchObject(resources);
+    expect((await run(alice, ['delete', 'dbi', rs, '-n', 'team-a', '--wait=false'])).stderr).toBe('');
+  }, SLOW);
+
   it('delete is refused while deletion protection is on, then removes the operator object', async () => {
     const name = 'w-protected';
     expect((await apply(manifest(name, { engine: 'rabbitmq', deletionProtection: true }))).code).toBe(0);

@@ -8,6 +8,7 @@ import { checkEventStream } from './support/checkEventStream';
 import { eventually } from './support/eventually';
 import { probe, spawnApiserver, type ApiserverProcess } from './support/spawnApiserver';
 import { WatchClient, type WatchTarget } from './support/WatchClient';
+import { upstreamCrds } from '../support/upstreamCrds';
 
 const WATCHES = 1000;
 const IN_FLIGHT = 10;
@@ -51,7 +52,7 @@ describe('SIGTERM with 1,000 open watches and requests in flight', () => {
 
   beforeAll(async () => {
     // the RV moves (leases) and watches get bookmarks, as in a real cluster
-    emulator = await KubeEmulator.start({ seed: true, operatorStepMs: 100, heartbeatMs: 500, bookmarkIntervalMs: 500 });
+    emulator = await KubeEmulator.start({ seed: true, operatorStepMs: 100, heartbeatMs: 500, bookmarkIntervalMs: 500, crds: upstreamCrds() });
     emulator.operators.settle();
     dir = await mkdtemp(path.join(tmpdir(), 'dbaas-sigterm-'));
     const serving = await emulator.issueExtensionServingCert('api', 'dbaas-system');

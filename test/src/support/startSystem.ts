@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { KubeEmulator, type KubeEmulatorOptions } from '@internal/kube-emulator';
 import { startApiserver, defaultOptions, type RunningApiserver, type Options } from '@internal/databases-apiserver';
+import { upstreamCrds } from './upstreamCrds';
 
 /** The whole system on loopback: the emulator as kube-apiserver and our apiserver behind an APIService. */
 /** How long a stopping apiserver waits for open requests before it cuts their connections. */
@@ -36,13 +37,14 @@ const quietLogger = {
 };
 
 /**
- * Starts the emulator (compact CRDs, emulated operators, optional demo seed) and the apiserver
+ * Starts the emulator (the operators' upstream CRDs unless `crds` says otherwise, emulated
+ * operators, optional demo seed) and the apiserver
  * in this process, registers the apiserver with an APIService exactly as in a cluster, and
  * resolves once the APIService is Available and the apiserver's caches have synced.
  */
 export async function startSystem(options: StartSystemOptions = {}): Promise<System> {
   const dir = await mkdtemp(path.join(tmpdir(), 'dbaas-e2e-'));
-  const emulator = await KubeEmulator.start({ operatorStepMs: 100, ...options });
+  const emulator = await KubeEmulator.start({ operatorStepMs: 100, ...options, crds: options.crds ?? upstreamCrds() });
   const serving = await emulator.issueExtensionServingCert('api', 'dbaas-system');
   await writeFile(path.join(dir, 'tls.crt'), serving.certPem);
   await writeFile(path.join(dir, 'tls.key'), serving.keyPem);
