@@ -145,7 +145,11 @@ describe('SchemaValidator beyond OpenAPI keywords', () => {
   const lists = {
     type: 'object',
     properties: {
-      tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
+      tags: {
+        type: 'array',
+        'x-kubernetes-list-type': 'set',
+        items: { type: 'string' },
+      },
       ports: {
         type: 'array',
         'x-kubernetes-list-type': 'map',
@@ -164,12 +168,28 @@ describe('SchemaValidator beyond OpenAPI keywords', () => {
     },
   };
   const check = (obj: Record<string, unknown>) =>
-    v.validate(lists, structuredClone(obj)).causes.map(c => [c.field, c.reason, c.message]);
+    v
+      .validate(lists, structuredClone(obj))
+      .causes.map(c => [c.field, c.reason, c.message]);
 
   it('refuses duplicates in a set list and in a map list (keys defaulted first)', () => {
-    expect(check({ tags: ['a', 'b', 'a'] })).toEqual([['tags[2]', 'FieldValueDuplicate', 'Duplicate value: "a"']]);
-    expect(check({ ports: [{ name: 'db' }, { name: 'db', protocol: 'UDP' }, { name: 'db', protocol: 'TCP' }] })).toEqual([
-      ['ports[2]', 'FieldValueDuplicate', 'Duplicate value: map[string]interface {}{"name":"db", "protocol":"TCP"}'],
+    expect(check({ tags: ['a', 'b', 'a'] })).toEqual([
+      ['tags[2]', 'FieldValueDuplicate', 'Duplicate value: "a"'],
+    ]);
+    expect(
+      check({
+        ports: [
+          { name: 'db' },
+          { name: 'db', protocol: 'UDP' },
+          { name: 'db', protocol: 'TCP' },
+        ],
+      }),
+    ).toEqual([
+      [
+        'ports[2]',
+        'FieldValueDuplicate',
+        'Duplicate value: map[string]interface {}{"name":"db", "protocol":"TCP"}',
+      ],
     ]);
   });
 
@@ -177,16 +197,49 @@ describe('SchemaValidator beyond OpenAPI keywords', () => {
     expect(check({ ports: [{ name: 'a', port: 2 ** 31 }] })).toEqual([]);
     expect(check({ timeout: '1h30m' })).toEqual([]);
     expect(check({ timeout: 'PT1H' })).toEqual([
-      ['timeout', 'FieldValueInvalid', 'Invalid value: "PT1H": timeout in body must be of type duration: "PT1H"'],
+      [
+        'timeout',
+        'FieldValueInvalid',
+        'Invalid value: "PT1H": timeout in body must be of type duration: "PT1H"',
+      ],
     ]);
   });
 
   it('does not run CEL rules on an object with type errors, and says so', () => {
-    const withRule = { type: 'object', 'x-kubernetes-validations': [{ rule: 'self.n > 0' }], properties: { n: { type: 'integer' } } };
-    expect(v.validate(withRule, { n: 'x' }).causes.map(c => c.message)).toEqual([
-      'Invalid value: "string": n in body must be of type integer: "string"',
-      'Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+    const withRule = {
+      type: 'object',
+      'x-kubernetes-validations': [{ rule: 'self.n > 0' }],
+      properties: { n: { type: 'integer' } },
+    };
+    expect(v.validate(withRule, { n: 'x' }).causes.map(c => c.message)).toEqual(
+      [
+        'Invalid value: "string": n in body must be of type integer: "string"',
+        'Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+      ],
+    );
+    expect(v.validate(withRule, { n: 0 }).causes.map(c => c.message)).toEqual([
+      'Invalid value: "object": failed rule: self.n > 0',
     ]);
-    expect(v.validate(withRule, { n: 0 }).causes.map(c => c.message)).toEqual(['Invalid value: "object": failed rule: self.n > 0']);
+  });
+});
+
+describe('nulls', () => {
+  it('become the default of a non-nullable field, or go when it has none; a nullable field keeps null', () => {
+    const v = new SchemaValidator();
+    const s = {
+      type: 'object',
+      properties: {
+        a: { type: 'integer', default: 1 },
+        b: { type: 'string' },
+        c: { type: 'string', nullable: true },
+        d: {
+          type: 'object',
+          properties: { x: { type: 'string', default: 'y' } },
+        },
+      },
+    };
+    const obj: Record<string, unknown> = { a: null, b: null, c: null, d: null };
+    expect(v.validate(s, obj).causes).toEqual([]);
+    expect(obj).toEqual({ a: 1, c: null });
   });
 });

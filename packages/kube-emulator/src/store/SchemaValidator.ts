@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { pruneUnknownFields, toAjvSchema } from './structuralSchema';
+import {
+  pruneUnknownFields,
+  replaceNonNullableNulls,
+  toAjvSchema,
+} from './structuralSchema';
 import { hasCelRules, validateCelRules } from './celRules';
 import { listTypeCauses } from './listTypeCauses';
 import { GO_DURATION, KUBE_FORMATS } from './kubeFormats';
@@ -60,6 +64,7 @@ export class SchemaValidator {
     old?: Record<string, unknown>,
   ): SchemaValidationResult {
     const pruned = pruneUnknownFields(obj, schema);
+    replaceNonNullableNulls(obj, schema);
     const fn = this.compile(schema);
     const causes = fn(obj) ? [] : ajvErrorsToCauses(fn.errors ?? [], obj);
     causes.push(...listTypeCauses(schema, obj));

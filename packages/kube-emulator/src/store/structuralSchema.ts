@@ -133,3 +133,34 @@ export function toAjvSchema(schema: unknown, isRoot = true): unknown {
     out.required = out.required.filter(r => r !== 'metadata');
   return out;
 }
+
+/**
+ * kube-apiserver's handling of nulls before validation (apiserver/schema/defaulting): a null in a
+ * field that is not `nullable` becomes the field's default, or is removed when it has none, so
+ * `replicas: null` reads as the default instead of failing as "must be of type integer".
+ */
+export function replaceNonNullableNulls(value: unknown, schema: unknown): void {
+  if (!isObj(schema)) return;
+  if (Array.isArray(value)) {
+    if (isObj(schema.items))
+      value.forEach(item => replaceNonNullableNulls(item, schema.items));
+    return;
+  }
+  if (!isObj(value)) return;
+  const properties = isObj(schema.properties)
+    ? (schema.properties as Record<string, Schema>)
+    : {};
+  const additional = isObj(schema.additionalProperties)
+    ? schema.additionalProperties
+    : undefined;
+  for (const key of Object.keys(value)) {
+    const sub = properties[key] ?? additional;
+    if (!sub) continue;
+    if (value[key] === null && sub.nullable !== true) {
+      if (sub.default !== undefined) value[key] = structuredClone(sub.default);
+      else delete value[key];
+      continue;
+    }
+    replaceNonNullableNulls(value[key], sub);
+  }
+}
