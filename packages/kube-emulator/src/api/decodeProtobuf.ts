@@ -91,6 +91,76 @@ function objectMeta(buf: Buffer): Record<string, unknown> {
   return meta;
 }
 
+const strings = (f: Fields, n: number) =>
+  bytesList(f, n).map(b => b.toString('utf8'));
+
+/** Sets only the strings the client filled: proto2 writes empty optional strings too. */
+function presentStrings(
+  f: Fields,
+  names: Record<number, string>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [n, name] of Object.entries(names)) {
+    const v = str(f, Number(n));
+    if (v) out[name] = v;
+  }
+  return out;
+}
+
+// k8s.io/api/rbac/v1 generated.proto: PolicyRule, Subject, RoleRef; meta/v1 LabelSelector.
+function policyRules(f: Fields): Array<Record<string, unknown>> {
+  return bytesList(f, 2).map(b => {
+    const r = parseMessage(b);
+    const rule: Record<string, unknown> = { verbs: strings(r, 1) };
+    const lists = {
+      2: 'apiGroups',
+      3: 'resources',
+      4: 'resourceNames',
+      5: 'nonResourceURLs',
+    };
+    for (const [n, name] of Object.entries(lists)) {
+      // apiGroups keeps "" (the core group): present entries are kept as sent
+      if (r.has(Number(n))) rule[name] = strings(r, Number(n));
+    }
+    return rule;
+  });
+}
+
+function labelSelector(b: Buffer): Record<string, unknown> {
+  const f = parseMessage(b);
+  const out: Record<string, unknown> = {};
+  const labels = map(f, 1, v => v.toString('utf8'));
+  if (labels) out.matchLabels = labels;
+  const expressions = bytesList(f, 2).map(e => {
+    const x = parseMessage(e);
+    return {
+      key: str(x, 1) ?? '',
+      operator: str(x, 2) ?? '',
+      values: strings(x, 3),
+    };
+  });
+  if (expressions.length) out.matchExpressions = expressions;
+  return out;
+}
+
+function binding(f: Fields, obj: Record<string, unknown>): void {
+  obj.subjects = bytesList(f, 2).map(b =>
+    presentStrings(parseMessage(b), {
+      1: 'kind',
+      2: 'apiGroup',
+      3: 'name',
+      4: 'namespace',
+    }),
+  );
+  const ref = f.get(3)?.[0];
+  if (Buffer.isBuffer(ref))
+    obj.roleRef = presentStrings(parseMessage(ref), {
+      1: 'apiGroup',
+      2: 'kind',
+      3: 'name',
+    });
+}
+
 /** Kind-specific top-level fields (generated.proto field numbers) for the kinds typed kubectl commands create. */
 const KIND_FIELDS: Record<
   string,
@@ -112,12 +182,29 @@ const KIND_FIELDS: Record<
     const stringData = map(f, 4, b => b.toString('utf8'));
     if (stringData) obj.stringData = stringData;
   },
+  // kubectl create role/clusterrole/rolebinding/clusterrolebinding
+  Role: (f, obj) => {
+    obj.rules = policyRules(f);
+  },
+  ClusterRole: (f, obj) => {
+    obj.rules = policyRules(f);
+    const aggregation = f.get(3)?.[0];
+    if (Buffer.isBuffer(aggregation))
+      obj.aggregationRule = {
+        clusterRoleSelectors: bytesList(parseMessage(aggregation), 1).map(
+          labelSelector,
+        ),
+      };
+  },
+  RoleBinding: binding,
+  ClusterRoleBinding: binding,
 };
 
 /**
- * Decodes the protobuf envelope (`k8s\0` + runtime.Unknown) for the few core kinds kubectl's
- * typed commands send as protobuf (namespaces, configmaps, secrets, serviceaccounts): metadata
- * and data only. Anything else is a 415, as for any unsupported body.
+ * Decodes the protobuf envelope (`k8s\0` + runtime.Unknown) for the few kinds kubectl's typed
+ * commands send as protobuf (namespaces, configmaps, secrets, serviceaccounts: metadata and data
+ * only; roles and role bindings: their rules, subjects and roleRef). Anything else is a 415,
+ * as for any unsupported body.
  */
 export function decodeProtobufObject(
   body: Buffer,

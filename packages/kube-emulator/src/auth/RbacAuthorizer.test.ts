@@ -80,7 +80,8 @@ rules:
 const authorizer = RbacAuthorizer.fromConfig(config);
 const alice = user('alice', 'team-a', 'system:authenticated');
 
-describe('RbacAuthorizer', () => {
+// The auth file's `rules:` shorthand, evaluated as the RBAC objects it stands for.
+describe('RbacAuthorizer over the auth-file shorthand', () => {
   it.each<[string, UserInfo, RequestInfo, boolean]>([
     [
       'group rule in its namespace',
@@ -272,8 +273,11 @@ describe('RbacAuthorizer', () => {
     ).toEqual({ allowed: false, reason: '' });
   });
 
-  it('can run without the bootstrap rules', () => {
-    const bare = new RbacAuthorizer({ rules: [], bootstrapRules: false });
+  it('can run without the bootstrap policy', () => {
+    const bare = RbacAuthorizer.fromConfig(
+      { rules: [] },
+      { bootstrapPolicy: false },
+    );
     expect(bare.authorize(alice, url('get', '/apis')).allowed).toBe(false);
   });
 });

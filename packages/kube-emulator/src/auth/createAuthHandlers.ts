@@ -5,6 +5,10 @@ import {
   createSubjectAccessReviewHandler,
 } from './SubjectAccessReviewHandler';
 import {
+  createSelfSubjectRulesReviewHandler,
+  type RuleResolver,
+} from './SelfSubjectRulesReviewHandler';
+import {
   createSelfSubjectReviewHandler,
   createTokenReviewHandler,
   TokenAuthenticator,
@@ -13,13 +17,17 @@ import {
 /** Every review endpoint the emulator serves, ready for `createApiServer({ customHandlers })`. */
 export function createAuthHandlers(
   authenticator: TokenAuthenticator,
-  authorizer: Authorizer,
+  authorizer: Authorizer & Partial<RuleResolver>,
 ): CustomHandler[] {
   return [
     createTokenReviewHandler(authenticator),
     createSelfSubjectReviewHandler(),
     createSubjectAccessReviewHandler(authorizer),
     createSelfSubjectAccessReviewHandler(authorizer),
+    // only an authorizer that can list rules serves `kubectl auth can-i --list`
+    ...(authorizer.rulesFor
+      ? [createSelfSubjectRulesReviewHandler(authorizer as RuleResolver)]
+      : []),
   ];
 }
 
@@ -53,5 +61,10 @@ export const REVIEW_RESOURCES: ResourceDefinition[] = [
     'authorization.k8s.io',
     'selfsubjectaccessreviews',
     'SelfSubjectAccessReview',
+  ),
+  review(
+    'authorization.k8s.io',
+    'selfsubjectrulesreviews',
+    'SelfSubjectRulesReview',
   ),
 ];

@@ -37,6 +37,7 @@ const SPECS: Record<string, Schema> = {
     1: ['resourceAttributes', RESOURCE_ATTRIBUTES],
     2: ['nonResourceAttributes', NON_RESOURCE_ATTRIBUTES],
   },
+  SelfSubjectRulesReview: { 1: ['namespace', 'string'] },
   TokenReview: { 1: ['token', 'string'], 2: ['audiences', 'strings'] },
 };
 
@@ -109,7 +110,7 @@ function decodeMessage(buf: Buffer, schema: Schema): Record<string, unknown> {
 
 /**
  * Decodes a review object (TokenReview, SubjectAccessReview, SelfSubjectAccessReview,
- * SelfSubjectReview) sent in kube's protobuf envelope (`k8s\0` + runtime.Unknown) into its JSON
+ * SelfSubjectRulesReview, SelfSubjectReview) sent in kube's protobuf envelope (`k8s\0` + runtime.Unknown) into its JSON
  * shape. kubectl's typed clients (`auth can-i`, `auth whoami`) send these as protobuf; the
  * answer can still be JSON, which client-go decodes by the response content type.
  */

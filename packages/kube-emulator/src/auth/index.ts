@@ -6,6 +6,7 @@ export * from './verifyClientCertificate';
 export * from './HeaderImpersonator';
 export * from './TokenReviewHandler';
 export * from './SubjectAccessReviewHandler';
+export * from './SelfSubjectRulesReviewHandler';
 export * from './reviewHandler';
 export * from './createAuthHandlers';
 export * from './decodeReviewProtobuf';

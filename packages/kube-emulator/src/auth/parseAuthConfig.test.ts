@@ -177,7 +177,37 @@ rules:
       users: [],
       serviceAccounts: [],
       rules: [],
+      rbac: [],
     });
+  });
+
+  it('takes RBAC objects as they are and checks only what they are', () => {
+    const binding = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'b', namespace: 'team-a' },
+      roleRef: {
+        apiGroup: 'rbac.authorization.k8s.io',
+        kind: 'ClusterRole',
+        name: 'view',
+      },
+      subjects: [{ kind: 'Group', name: 'team-a' }],
+    };
+    expect(parseAuthConfig(JSON.stringify({ rbac: [binding] })).rbac).toEqual([
+      binding,
+    ]);
+    expect(
+      problemsOf(
+        JSON.stringify({
+          rbac: [{ apiVersion: 'v1', kind: 'Secret', metadata: {} }, 'x'],
+        }),
+      ),
+    ).toEqual([
+      'rbac[0].apiVersion: must be rbac.authorization.k8s.io/v1',
+      'rbac[0].kind: must be one of ClusterRole, Role, ClusterRoleBinding, RoleBinding',
+      'rbac[0].metadata.name: is required',
+      'rbac[1]: must be a mapping',
+    ]);
   });
 
   it('ships a valid default file for the demo', async () => {

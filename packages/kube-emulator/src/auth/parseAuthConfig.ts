@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
+import type { RbacObject } from '../rbac/types';
 import type {
   AuthConfig,
   AuthServiceAccount,
@@ -308,6 +309,28 @@ function parseRule(c: Checker, value: unknown, at: string): PolicyRule[] {
   ];
 }
 
+const RBAC_KINDS = ['ClusterRole', 'Role', 'ClusterRoleBinding', 'RoleBinding'];
+
+/** Only the envelope: what a role or binding may contain is the store's validation (kube's). */
+function parseRbacObject(
+  c: Checker,
+  value: unknown,
+  at: string,
+): RbacObject | undefined {
+  if (!c.isObject(value)) {
+    c.problems.push(`${at}: must be a mapping`);
+    return undefined;
+  }
+  if (value.apiVersion !== 'rbac.authorization.k8s.io/v1')
+    c.problems.push(`${at}.apiVersion: must be rbac.authorization.k8s.io/v1`);
+  if (!RBAC_KINDS.includes(value.kind as string))
+    c.problems.push(`${at}.kind: must be one of ${RBAC_KINDS.join(', ')}`);
+  const meta = value.metadata;
+  if (!c.isObject(meta) || typeof meta.name !== 'string' || !meta.name)
+    c.problems.push(`${at}.metadata.name: is required`);
+  return value as unknown as RbacObject;
+}
+
 /**
  * Parses and validates the emulator's auth file. Format (every key optional unless noted):
  *
@@ -341,6 +364,12 @@ function parseRule(c: Checker, value: unknown, at: string): PolicyRule[] {
  *       uids: ["*"]
  *       serviceAccounts: [team-a/*]
  *       userExtras: { scopes: ["*"] }
+ * rbac:                       # RBAC objects as kubectl would apply them
+ *   - apiVersion: rbac.authorization.k8s.io/v1
+ *     kind: RoleBinding       # one in a namespace that does not exist yet is made when it is created
+ *     metadata: { name: team-a-view, namespace: team-a }
+ *     roleRef: { apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: view }
+ *     subjects: [{ apiGroup: rbac.authorization.k8s.io, kind: Group, name: team-a }]
  * ```
  * Throws {@link AuthConfigError} naming every bad key.
  */
@@ -359,7 +388,12 @@ export function parseAuthConfig(
   }
   const c = new Checker();
   if (doc === null || doc === undefined) doc = {};
-  const root = c.object(doc, '$', ['users', 'serviceAccounts', 'rules']);
+  const root = c.object(doc, '$', [
+    'users',
+    'serviceAccounts',
+    'rules',
+    'rbac',
+  ]);
   const users = c
     .list(root?.users, 'users')
     .map((u, i) => parseUser(c, u, `users[${i}]`))
@@ -371,6 +405,10 @@ export function parseAuthConfig(
   const rules = c
     .list(root?.rules, 'rules')
     .flatMap((r, i) => parseRule(c, r, `rules[${i}]`));
+  const rbac = c
+    .list(root?.rbac, 'rbac')
+    .map((o, i) => parseRbacObject(c, o, `rbac[${i}]`))
+    .filter((o): o is RbacObject => !!o);
 
   const seenTokens = new Map<string, string>();
   const noteTokens = (tokens: string[], at: string) =>
@@ -386,7 +424,7 @@ export function parseAuthConfig(
   );
 
   if (c.problems.length > 0) throw new AuthConfigError(c.problems, source);
-  return { users, serviceAccounts, rules };
+  return { users, serviceAccounts, rules, rbac };
 }
 
 /** Reads and parses an auth YAML file (see {@link parseAuthConfig}). */
@@ -398,7 +436,7 @@ export async function loadAuthConfig(file: string): Promise<AuthConfig> {
 // eslint-disable-next-line no-restricted-syntax
 const SOURCE_DIR = __dirname;
 
-/** The auth file shipped for the demo: admin, alice (team-a), bob (team-b), carol (viewer), the apiserver and Backstage service accounts. */
+/** The auth file shipped for the demo: admin, alice (team-a), bob (team-b), carol (viewer), the apiserver and Backstage service accounts, the people's bindings. */
 export const DEFAULT_AUTH_CONFIG_PATH = path.resolve(
   SOURCE_DIR,
   '../../rbac/default.yaml',

@@ -1,3 +1,5 @@
+import type { RbacObject } from '../rbac/types';
+
 /** One user known to the emulator (authenticates with a bearer token or a client certificate). */
 export interface AuthUser {
   name: string;
@@ -16,9 +18,10 @@ export interface AuthServiceAccount {
 }
 
 /**
- * One RBAC-like rule: the equivalent of a Role/ClusterRole with a single PolicyRule, bound to
- * `users` and `groups`. `namespaces: '*'` is a ClusterRoleBinding (every namespace and the
- * cluster scope); a list is one RoleBinding per namespace (never matches cluster-scoped requests).
+ * One rule of the auth file's shorthand: a Role/ClusterRole with a single PolicyRule, bound to
+ * `users` and `groups`. The emulator turns it into those objects (rbac/authRulesToRbacObjects):
+ * `namespaces: '*'` is a ClusterRole with a ClusterRoleBinding (every namespace and the cluster
+ * scope); a list is a Role and RoleBinding in each namespace (never cluster-scoped requests).
  */
 export interface PolicyRule {
   name: string;
@@ -38,4 +41,6 @@ export interface AuthConfig {
   serviceAccounts: AuthServiceAccount[];
   /** Rules with `impersonate:` shorthands already expanded. */
   rules: PolicyRule[];
+  /** rbac.authorization.k8s.io/v1 objects to create (the store validates their content). */
+  rbac: RbacObject[];
 }

@@ -26,6 +26,11 @@ import {
   type StoredObject,
 } from './types';
 import { validateMetadata } from './validateMetadata';
+import {
+  defaultRbacObject,
+  isRbacResource,
+  rbacObjectCauses,
+} from './validateRbacObject';
 
 /** Options of {@link MemoryObjectStore}. */
 export interface MemoryObjectStoreOptions {
@@ -580,7 +585,9 @@ export class MemoryObjectStore implements ObjectStore {
   private validate(def: ResourceDefinition, obj: Obj, old?: Obj): FieldCause[] {
     const causes = validateMetadata(obj.metadata, {
       nameIsLabel: isNamespace(def),
+      nameIsPathSegment: isRbacResource(def),
     });
+    causes.push(...rbacObjectCauses(def, obj, old));
     if (isCrd(def)) causes.push(...crdDefinitions(obj).causes);
     if (def.schema)
       causes.push(...this.validator.validate(def.schema, obj, old).causes);
@@ -602,6 +609,7 @@ export class MemoryObjectStore implements ObjectStore {
 
   /** Built-in kinds' create strategies (the parts clients observe). */
   private prepareForCreate(def: ResourceDefinition, obj: Obj): void {
+    defaultRbacObject(def, obj);
     if (isNamespace(def)) obj.status = { phase: 'Active' };
     if (def.group === '' && def.plural === 'secrets') {
       obj.type ??= 'Opaque';
@@ -620,6 +628,7 @@ export class MemoryObjectStore implements ObjectStore {
   }
 
   private prepareForUpdate(def: ResourceDefinition, obj: Obj, old: Obj): void {
+    defaultRbacObject(def, obj);
     if (def.group === '' && def.plural === 'secrets') mergeStringData(obj);
     if (
       def.group === '' &&

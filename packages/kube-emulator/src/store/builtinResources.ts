@@ -37,6 +37,33 @@ export const NAMESPACE_RESOURCE: ResourceDefinition = {
   statusSubresource: true,
 };
 
+const rbac = (
+  plural: string,
+  kind: string,
+  namespaced: boolean,
+): ResourceDefinition => ({
+  group: 'rbac.authorization.k8s.io',
+  version: 'v1',
+  plural,
+  kind,
+  listKind: `${kind}List`,
+  singular: kind.toLowerCase(),
+  namespaced,
+  statusSubresource: false,
+});
+
+/**
+ * RBAC's objects, served like any other kind (`kubectl get clusterroles`, `kubectl create
+ * rolebinding`); the authorizer reads them (src/rbac) and validates them on write
+ * (store/validateRbacObject.ts).
+ */
+export const RBAC_RESOURCE_DEFINITIONS: readonly ResourceDefinition[] = [
+  rbac('clusterroles', 'ClusterRole', false),
+  rbac('clusterrolebindings', 'ClusterRoleBinding', false),
+  rbac('roles', 'Role', true),
+  rbac('rolebindings', 'RoleBinding', true),
+];
+
 /** Kinds the emulator serves without any CRD. */
 export const BUILTIN_RESOURCES: readonly ResourceDefinition[] = [
   NAMESPACE_RESOURCE,
@@ -83,6 +110,7 @@ export const BUILTIN_RESOURCES: readonly ResourceDefinition[] = [
     namespaced: false,
     statusSubresource: true,
   },
+  ...RBAC_RESOURCE_DEFINITIONS,
   CRD_RESOURCE,
 ];
 

@@ -77,6 +77,14 @@ const invalid = (field: string, value: string, detail: string): FieldCause => ({
   field,
 });
 
+/** apimachinery's path.IsValidPathSegmentName: the only rule for RBAC object names (`system:auth-delegator`). */
+export function pathSegmentNameErrors(value: string): string[] {
+  if (value === '.' || value === '..') return [`may not be '${value}'`];
+  return ['/', '%']
+    .filter(c => value.includes(c))
+    .map(c => `may not contain '${c}'`);
+}
+
 /** True when `value` is a DNS-1123 label (namespace names, label-style names). */
 export function isDns1123Label(value: string): boolean {
   return labelErrors(value).length === 0;
@@ -88,7 +96,7 @@ export function isDns1123Label(value: string): boolean {
  */
 export function validateMetadata(
   meta: Record<string, unknown>,
-  opts: { nameIsLabel?: boolean } = {},
+  opts: { nameIsLabel?: boolean; nameIsPathSegment?: boolean } = {},
 ): FieldCause[] {
   const causes: FieldCause[] = [];
   const name = meta.name;
@@ -99,7 +107,9 @@ export function validateMetadata(
       field: 'metadata.name',
     });
   } else {
-    const errs = opts.nameIsLabel ? labelErrors(name) : subdomainErrors(name);
+    let errs = subdomainErrors(name);
+    if (opts.nameIsLabel) errs = labelErrors(name);
+    if (opts.nameIsPathSegment) errs = pathSegmentNameErrors(name);
     for (const e of errs) causes.push(invalid('metadata.name', name, e));
   }
   const labels = meta.labels;
