@@ -590,6 +590,19 @@ describe('roles for people', () => {
     ]);
   });
 
+  it('lets every signed-in user read databaseengines (cluster-scoped: a RoleBinding cannot), unless turned off', () => {
+    const reader = theObject(plain, 'ClusterRole', 'dbaas-engine-reader');
+    expect(grants(reader)).toEqual(
+      ['get', 'list', 'watch'].map(verb => ({ apiGroup: G, resource: 'databaseengines', verb })),
+    );
+    expect(theObject(plain, 'ClusterRoleBinding', 'dbaas-engine-reader')).toMatchObject({
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'dbaas-engine-reader' },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'system:authenticated' }],
+    });
+    const off = parseManifests(helmTemplate(['--set', 'userRoles.engineCatalogForAllUsers=false']));
+    expect(off.filter(o => o.metadata.name === 'dbaas-engine-reader')).toEqual([]);
+  });
+
   it('has a connection reader that aggregates nowhere and grants only connection get', () => {
     const reader = theObject(plain, 'ClusterRole', 'dbaas-connection-reader');
     expect(
