@@ -66,5 +66,9 @@ describe('DatabasesPage', () => {
     });
     expect(await screen.findByTestId('phase-banner')).toBeInTheDocument();
     expect(api.getInstance).toHaveBeenCalledWith(expect.objectContaining({ cluster: 'dev', namespace: 'team-a', name: 'orders-db' }));
+    // back to the list from the header's label slot, which takes the header's colours
+    const back = screen.getByRole('link', { name: 'All databases' });
+    expect(back).toHaveAttribute('href', '/databases');
+    expect(back.closest('.BackstageHeaderLabel-root, [class*="BackstageHeaderLabel-root"]')).not.toBeNull();
   });
 });

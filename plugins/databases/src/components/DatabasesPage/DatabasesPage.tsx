@@ -1,4 +1,4 @@
-import { Content, Header, Link, Page } from '@backstage/core-components';
+import { Content, Header, HeaderLabel, Link, Page } from '@backstage/core-components';
 import { Typography } from '@material-ui/core';
 import { useLocation } from 'react-router-dom';
 import { useBasePath } from '../../hooks/useBasePath';
@@ -38,10 +38,9 @@ export function DatabasesPage() {
   return (
     <Page themeId="tool">
       <Header title="Databases" subtitle={subtitle}>
+        {/* the header's own label slot, in the header's colours (a plain link was black on purple) */}
         {match && match.view !== 'list' && (
-          <Link to={basePath} style={{ color: 'inherit' }}>
-            All databases
-          </Link>
+          <HeaderLabel label="Back to" value="All databases" url={basePath} />
         )}
       </Header>
       {body}
