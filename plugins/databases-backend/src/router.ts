@@ -34,10 +34,10 @@ import {
 import type { ClusterSet } from './watch/ClusterSet';
 import { DatabasesService } from './service/DatabasesService';
 import { toBackstageError } from './service/toBackstageError';
+import { httpStatusOf } from './service/httpStatusOf';
 import { decodeCursor, queryInstances, SORT_NAMES } from './service/queryInstances';
 import { impersonationFor, type ImpersonationOptions } from './kube/impersonationFor';
 import type { Impersonation } from './kube/KubeClusterClient';
-import { KubeRequestError } from './kube/KubeRequestError';
 import type { InstanceAuthorizer } from './permissions/InstanceAuthorizer';
 import type { HistoryStore } from './history/HistoryStore';
 import type { EventsHub } from './events/EventsHub';
@@ -204,6 +204,7 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
     request: unknown,
     fn: () => Promise<T>,
     dryRun = false,
+    answered = action === 'create' ? 201 : 200,
   ): Promise<T> {
     if (dryRun) {
       try {
@@ -220,22 +221,21 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
     });
     try {
       const result = await fn();
-      await history.recordRequest({ ...key, action, actor, request, outcome: { status: action === 'create' ? 201 : 200 } });
+      await history.recordRequest({ ...key, action, actor, request, outcome: { status: answered } });
       await audit.success();
       return result;
     } catch (e) {
-      let statusCode = 500;
-      if (e instanceof KubeRequestError) statusCode = e.statusCode ?? 503;
-      else if ((e as any)?.name === 'NotAllowedError') statusCode = 403;
+      // recorded as answered: the Backstage error's status, not the cluster's behind it
+      const error = toBackstageError(e);
       await history.recordRequest({
         ...key,
         action,
         actor,
         request,
-        outcome: { status: statusCode, message: (e as Error).message },
+        outcome: { status: httpStatusOf(error), message: error.message },
       });
-      await audit.fail({ error: e as Error });
-      throw toBackstageError(e);
+      await audit.fail({ error });
+      throw error;
     }
   }
 
@@ -356,7 +356,7 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
         throw new NotAllowedError(`not allowed to delete ${p.name}`);
       }
       return service.delete(who.as, p.cluster, p.namespace, p.name);
-    });
+    }, false, 202);
     res.status(202).json({ cluster: p.cluster, namespace: p.namespace, name: p.name, status: 'Deleting' });
   });
 
