@@ -285,7 +285,11 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
       ].map(p => authorizer.allows(p, who.credentials, resource)),
     );
     if (!read) throw new NotAllowedError(`not allowed to read ${resource.instance.metadata.name}`);
-    const body: GetInstanceResponse = { ...resource, actions: { update, delete: del, readConnection: conn } };
+    // the credentials are Kubernetes' to give too (databaseinstances/connection): offer the button
+    // only when both the portal's policy and the cluster's RBAC would let the read through
+    const readConnection =
+      conn && (await service.canRead(who.as, resource.cluster, resource.instance.metadata.namespace ?? '', 'get', { subresource: 'connection', name: resource.instance.metadata.name }));
+    const body: GetInstanceResponse = { ...resource, actions: { update, delete: del, readConnection } };
     res.json(body);
   });
 

@@ -30,8 +30,8 @@ export interface ListScope {
   labelSelector?: string;
 }
 
-/** How long a read-access answer is reused (per user, cluster and namespace). */
-const ACCESS_TTL_MS = 30_000;
+/** How long a read-access answer is reused (per user, cluster and namespace): RBAC revoked is seen within it. */
+const ACCESS_TTL_MS = 10_000;
 
 /**
  * Every call the portal makes to the clusters, each acting as the signed-in user through
@@ -212,8 +212,14 @@ export class DatabasesService {
    * a SelfSubjectAccessReview made as the user (what `kubectl auth can-i` does), cached briefly
    * and shared while in flight; used to filter the shared watch.
    */
-  async canRead(as: Impersonation, cluster: string, namespace: string, verb: 'get' | 'list' = 'get'): Promise<boolean> {
-    const key = `${cluster}\u0000${namespace}\u0000${verb}\u0000${as.user}\u0000${as.groups.join(',')}`;
+  async canRead(
+    as: Impersonation,
+    cluster: string,
+    namespace: string,
+    verb: 'get' | 'list' = 'get',
+    of: { subresource?: 'connection'; name?: string } = {},
+  ): Promise<boolean> {
+    const key = `${cluster}\u0000${namespace}\u0000${verb}\u0000${of.subresource ?? ''}\u0000${of.name ?? ''}\u0000${as.user}\u0000${as.groups.join(',')}`;
     const now = Date.now();
     const hit = this.accessCache.get(key);
     if (hit && hit.until > now) {
@@ -221,11 +227,11 @@ export class DatabasesService {
         return await hit.allowed;
       } catch {
         // the shared question failed: ask for this caller alone, as if nobody had asked
-        return this.review(as, cluster, namespace, verb).catch(() => false);
+        return this.review(as, cluster, namespace, verb, of).catch(() => false);
       }
     }
     if (this.accessCache.size > 10_000) this.accessCache.clear();
-    const allowed = this.review(as, cluster, namespace, verb);
+    const allowed = this.review(as, cluster, namespace, verb, of);
     this.accessCache.set(key, { allowed, until: now + ACCESS_TTL_MS });
     try {
       return await allowed;
@@ -237,7 +243,13 @@ export class DatabasesService {
     }
   }
 
-  private async review(as: Impersonation, cluster: string, namespace: string, verb: string): Promise<boolean> {
+  private async review(
+    as: Impersonation,
+    cluster: string,
+    namespace: string,
+    verb: string,
+    of: { subresource?: string; name?: string },
+  ): Promise<boolean> {
     const review = await this.client(cluster).request<{ status?: { allowed?: boolean } }>({
       method: 'POST',
       path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
@@ -251,6 +263,8 @@ export class DatabasesService {
             verb,
             group: DATABASES_GROUP_VERSION.split('/')[0],
             resource: INSTANCES_PATH.split('/').pop(),
+            ...(of.subresource ? { subresource: of.subresource } : {}),
+            ...(of.name ? { name: of.name } : {}),
           },
         },
       },
