@@ -17,6 +17,13 @@ import {
   type PemKeyPair,
 } from './certs';
 import { loadCompactCrds } from './crds';
+import { applyRbacObjects } from './rbac/applyRbacObjects';
+import { applyRbacObjectsAsNamespacesAppear } from './rbac/applyRbacObjectsAsNamespacesAppear';
+import { authRulesToRbacObjects } from './rbac/authRulesToRbacObjects';
+import { bootstrapPolicy } from './rbac/bootstrapPolicy';
+import { ClusterRoleAggregator } from './rbac/ClusterRoleAggregator';
+import { RbacObjectIndex } from './rbac/RbacObjectIndex';
+import { renderChartRbac, type ChartInstall } from './rbac/renderChartRbac';
 import { kubeconfigYaml, type KubeconfigOptions } from './kubeconfig';
 import { OperatorEmulator } from './operators';
 import { seedDemo } from './seed';
@@ -40,8 +47,14 @@ export interface KubeEmulatorOptions {
   /** HTTPS port on 127.0.0.1 (0 = any free port). */
   port?: number;
   host?: string;
-  /** Users, tokens and RBAC-like rules (default: the shipped rbac/default.yaml). */
+  /** Users, tokens and the people's RBAC (default: the shipped rbac/default.yaml). */
   authConfigPath?: string;
+  /**
+   * The Helm chart whose RBAC (the apiserver's roles and bindings, the user roles) is rendered
+   * with `helm template` and applied at start (default: deploy/helm/dbaas-apiserver installed as
+   * EMULATOR_CHART_INSTALL). Start fails when helm cannot render it.
+   */
+  apiserverChart?: { dir?: string; install?: ChartInstall };
   /** CRDs to register at start: our compact ones (default), or any CRD objects (tests pass upstream's). */
   crds?: Array<Record<string, unknown>>;
   /** Seed the demo teams and instances (default false). */
@@ -94,6 +107,7 @@ export class KubeEmulator {
     readonly authenticator: EmulatorAuthenticator,
     readonly authConfig: AuthConfig,
     private readonly server: ApiServerHandle,
+    private readonly rbacControllers: Array<{ stop(): void }>,
     private readonly heartbeat?: NodeJS.Timeout,
   ) {}
 
@@ -106,11 +120,22 @@ export class KubeEmulator {
       onSubscriberError: err => log('Store subscriber failed', { error: String(err) }),
     });
     const authenticator = new EmulatorAuthenticator({ clientCaPem: certs.clientCa.certPem, config: authConfig });
-    const authorizer = RbacAuthorizer.fromConfig(authConfig);
+    // Rendered before anything else is set up: a missing helm fails the start at once.
+    const chartRbac = await renderChartRbac(options.apiserverChart?.dir, options.apiserverChart?.install);
 
     for (const ns of ['dbaas-system', 'backstage']) {
       store.create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
     }
+    // RBAC as a cluster with the chart installed has it: Kubernetes' bootstrap roles, the chart's
+    // objects, then the auth file's (the Backstage backend's shorthand rules, the people's bindings).
+    applyRbacObjects(store, bootstrapPolicy());
+    applyRbacObjects(store, chartRbac);
+    applyRbacObjects(store, authRulesToRbacObjects(authConfig.rules));
+    const onboarding = applyRbacObjectsAsNamespacesAppear(store, authConfig.rbac);
+    const aggregator = new ClusterRoleAggregator(store, log);
+    aggregator.start();
+    const rbacIndex = RbacObjectIndex.watching(store);
+    const authorizer = new RbacAuthorizer(rbacIndex);
     store.create(CONFIGMAPS, authenticationConfigMapObject(certs));
     for (const crd of options.crds ?? loadCompactCrds()) {
       store.create(CRD_RESOURCE, crd);
@@ -166,6 +191,7 @@ export class KubeEmulator {
       authenticator,
       authConfig,
       server,
+      [onboarding, aggregator, rbacIndex],
       heartbeat,
     );
   }
@@ -269,6 +295,7 @@ export class KubeEmulator {
     clearInterval(this.heartbeat);
     this.operators.stop();
     this.aggregation.stop();
+    for (const c of this.rbacControllers) c.stop();
     await this.server.close();
   }
 }

@@ -10,3 +10,4 @@ export { loadCompactCrds } from './crds';
 export { DEMO_INSTANCES, DEMO_TEAMS } from './seed';
 export type { HealthMode, ObjectRef } from './operators';
 export type { ApiServerFault, ApiServerFaultOptions } from './server/createApiServer';
+export { layerPackageBinary } from './rbac/helmBinary';

@@ -12,7 +12,7 @@ import {
   startTestBackend,
 } from '@backstage/backend-test-utils';
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
-import { startSystem, type System } from '@internal/e2e';
+import { bindClusterRole, startSystem, type System } from '@internal/e2e';
 import type { InstanceEvent } from '@internal/plugin-databases-common';
 import { databasesPlugin } from './plugin';
 import { ORDERS_COMPONENT, SEARCH_COMPONENT } from './__testUtils__/catalogEntities';
@@ -95,6 +95,9 @@ describe('databases backend against the emulator and the aggregated apiserver', 
     downPort = await closedPort();
     system = await startSystem({ seed: true });
     system.emulator.operators.settle();
+    // alice's team edits team-a (the chart's dbaas-view + dbaas-edit, without credentials): the
+    // connection reads below are the chart's dbaas-connection-reader, bound to her as an admin would
+    bindClusterRole(system.emulator, { name: 'alice-connection-reader', namespace: 'team-a', clusterRole: 'dbaas-connection-reader', user: 'user:default/alice' });
     dir = mkdtempSync(path.join(os.tmpdir(), 'databases-backend-'));
     knex = sqliteKnex(path.join(dir, 'history.sqlite'));
     server = (await backend(knex)).server;
@@ -230,7 +233,9 @@ describe('databases backend against the emulator and the aggregated apiserver', 
     expect(down.status).toBe(503);
   });
 
-  it('GET /clusters/:cluster/engines lists the five engines; the down cluster is a 503', async () => {
+  // dave has no role of his own: every signed-in user reads the engines through the chart's
+  // dbaas-engine-reader (bound to system:authenticated)
+  it('GET /clusters/:cluster/engines lists the five engines to any signed-in user; the down cluster is a 503', async () => {
     const res = await request(server).get('/api/databases/clusters/local/engines').set('Authorization', dave);
     expect(res.status).toBe(200);
     expect(res.body.items.map((e: any) => e.spec.engine).sort()).toEqual(

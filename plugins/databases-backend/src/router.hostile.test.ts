@@ -1,5 +1,6 @@
-import { describe, expect, it, jest } from '@jest/globals';
+import { beforeAll, describe, expect, it, jest } from '@jest/globals';
 import fc from 'fast-check';
+import { bindClusterRole } from '@internal/e2e';
 import { BACKEND_RUNS, BACKEND_TIMEOUT_MS, clusterName, encode, forged, hostile, instancePath, segment, who } from './__testUtils__/hostileBackendProbe';
 import { useHostileBackend } from './__testUtils__/useHostileBackend';
 
@@ -7,7 +8,12 @@ jest.setTimeout(BACKEND_TIMEOUT_MS);
 
 describe('hostile input: the read routes of the databases backend', () => {
   // from here on only requests can change the cluster
-  const { client, known } = useHostileBackend({ pauseOperators: true });
+  const { backend, client, known } = useHostileBackend({ pauseOperators: true });
+  // some connection reads must succeed: alice's, through the chart's dbaas-connection-reader
+  // (her team's dbaas-edit does not include credentials)
+  beforeAll(() => {
+    bindClusterRole(backend.system.emulator, { name: 'alice-connection-reader', namespace: 'team-a', clusterRole: 'dbaas-connection-reader', user: 'user:default/alice' });
+  });
 
   it(`GET /instances: ${BACKEND_RUNS} generated queries with forged identity headers beside real tokens`, async () => {
     const param = fc.oneof(

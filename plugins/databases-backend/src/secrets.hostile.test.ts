@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { ConfigReader } from '@backstage/config';
 import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
 import type { Entity } from '@backstage/catalog-model';
+import { bindClusterRole } from '@internal/e2e';
 import { DatabaseInstanceEntityProvider } from './catalog/DatabaseInstanceEntityProvider';
 import { readDatabasesConfig } from './config/readDatabasesConfig';
 import { ClusterSet } from './watch/ClusterSet';
@@ -32,6 +33,9 @@ describe('secrets never leave the backend except through the connection route', 
   };
 
   beforeAll(async () => {
+    // alice's team edits team-a (the chart's dbaas-edit, without credentials): her connection
+    // reads are the chart's dbaas-connection-reader, bound to her as an admin would
+    bindClusterRole(b.system.emulator, { name: 'alice-connection-reader', namespace: 'team-a', clusterRole: 'dbaas-connection-reader', user: 'user:default/alice' });
     // creates through the portal: the apiserver generates the MySQL and Redis passwords, the operators the rest
     for (const [name, spec] of [
       ['portal-mysql', { engine: 'mysql' }],
@@ -59,7 +63,7 @@ describe('secrets never leave the backend except through the connection route', 
     }
   });
 
-  it('the connection route returns them to the owner (so the scan can see a leak), and to no one else', async () => {
+  it('the connection route returns them to the owner bound to dbaas-connection-reader (so the scan can see a leak), and to no one else', async () => {
     const own = await client.send({ method: 'GET', path: `${BASE}/team-a/instances/portal-mysql/connection`, caller: 'alice' });
     expect(own.status).toBe(200);
     expect(leakIn(own.body)).toContain('team-a/portal-mysql');

@@ -199,14 +199,42 @@ describe('self-service writes through kubectl (emulator + APIService + apiserver
   }, SLOW);
 
   describe('RBAC', () => {
-    it('reading credentials is its own grant: carol may read instances but not their connection', async () => {
+    // Credentials are their own permission in the chart: dbaas-view (carol, cluster-wide) and
+    // dbaas-edit (alice in team-a) leave them out; dbaas-connection-reader and admin grant them.
+    const connection = (namespace: string, name: string) => `${RAW}/${namespace}/databaseinstances/${name}/connection`;
+
+    it('reading credentials is its own grant: neither dbaas-view (carol) nor dbaas-edit (alice) includes it', async () => {
       expect((await run(carol, ['get', 'dbi', 'orders-db', '-n', 'team-a'])).code).toBe(0);
-      const denied = await run(carol, ['get', '--raw', `${RAW}/team-a/databaseinstances/orders-db/connection`]);
-      expect(denied.code).not.toBe(0);
-      expect(denied.stderr).toMatch(/forbidden|Forbidden/);
-      const allowed = await run(alice, ['get', '--raw', `${RAW}/team-a/databaseinstances/orders-db/connection`]);
-      expect(allowed.stderr).toBe('');
-      expect(JSON.parse(allowed.stdout)).toMatchObject({ kind: 'DatabaseInstanceConnection', metadata: { name: 'orders-db' }, host: expect.any(String) });
+      const byViewer = await run(carol, ['get', '--raw', connection('team-a', 'orders-db')]);
+      expect(byViewer.stderr).toMatch(/forbidden: User "carol" cannot get resource "databaseinstances\/connection"/);
+      const byEditor = await run(alice, ['get', '--raw', connection('team-a', 'orders-db')]);
+      expect(byEditor.stderr).toMatch(/forbidden: User "alice" cannot get resource "databaseinstances\/connection"/);
+    }, SLOW);
+
+    it('a RoleBinding to dbaas-connection-reader lets alice read credentials in that namespace', async () => {
+      const bound = await kubectl('create', 'rolebinding', 'alice-connection', '--clusterrole=dbaas-connection-reader', '--user=alice', '-n', 'team-a');
+      expect(bound.stderr).toBe('');
+      try {
+        const allowed = await run(alice, ['get', '--raw', connection('team-a', 'orders-db')]);
+        expect(allowed.stderr).toBe('');
+        expect(JSON.parse(allowed.stdout)).toMatchObject({ kind: 'DatabaseInstanceConnection', metadata: { name: 'orders-db' }, host: expect.any(String) });
+      } finally {
+        await kubectl('delete', 'rolebinding', 'alice-connection', '-n', 'team-a');
+      }
+    }, SLOW);
+
+    it('the built-in admin includes the chart’s dbaas-admin (aggregation), so a namespace admin reads credentials', async () => {
+      const bob = await system.kubeconfigFor('bob-token');
+      expect((await run(bob, ['get', '--raw', connection('team-b', 'search')])).stderr).toMatch(/forbidden/);
+      const bound = await kubectl('create', 'rolebinding', 'bob-admin', '--clusterrole=admin', '--user=bob', '-n', 'team-b');
+      expect(bound.stderr).toBe('');
+      try {
+        const allowed = await run(bob, ['get', '--raw', connection('team-b', 'search')]);
+        expect(allowed.stderr).toBe('');
+        expect(JSON.parse(allowed.stdout)).toMatchObject({ kind: 'DatabaseInstanceConnection', metadata: { name: 'search' } });
+      } finally {
+        await kubectl('delete', 'rolebinding', 'bob-admin', '-n', 'team-b');
+      }
     }, SLOW);
 
     it('a user of team-a cannot create in team-b', async () => {

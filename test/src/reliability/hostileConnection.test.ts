@@ -5,6 +5,7 @@ import { acceptHeader, hostileString, listQuery, objectName, pathSegment, percen
 import type { ProbeRequest } from './hostileApiClient';
 import { healthz, runHostileCases } from './hostileCases';
 import { describeExchange, expectKubeAnswer, expectStatusFailure, isCredentialsNotYet } from './hostileExpectations';
+import { bindClusterRole } from '../support';
 import { HOSTILE_RUNS, HOSTILE_TIMEOUT_MS, type Caller } from './hostileHarness';
 import { useHostileHarness } from './__testUtils__/useHostileHarness';
 
@@ -15,6 +16,9 @@ describe('hostile input: the connection subresource (credentials)', () => {
 
   it(`answers ${HOSTILE_RUNS} generated requests with credentials only to callers granted databaseinstances/connection, otherwise a 4xx Status`, async () => {
     const targets = h.instances();
+    // alice edits team-a (the chart's dbaas-edit, without credentials); reading them is the
+    // chart's dbaas-connection-reader, bound for this case as an admin would
+    const unbind = bindClusterRole(h.system.emulator, { name: 'alice-connection-reader', namespace: 'team-a', clusterRole: 'dbaas-connection-reader', user: 'alice' });
     const connectionCase = fc.record({
       caller: fc.oneof({ weight: 4, arbitrary: fc.constant<Caller>('admin') }, { weight: 3, arbitrary: fc.constant<Caller>('alice') }, { weight: 2, arbitrary: fc.constantFrom<Caller>('carol', 'anonymous') }),
       method: fc.oneof({ weight: 8, arbitrary: fc.constant('GET') }, { weight: 1, arbitrary: fc.constantFrom('HEAD', 'POST', 'PUT', 'PATCH', 'DELETE') }),
@@ -48,7 +52,7 @@ describe('hostile input: the connection subresource (credentials)', () => {
       // an empty or trailing segment addresses the instance itself, which admin and alice may delete
       const mayWrite = !refusal && c.method !== 'GET' && c.method !== 'HEAD' && c.subresource !== 'connection';
       if (!mayWrite && h.storeRv() !== rvBefore) throw new Error(`a connection request wrote:\n${describeExchange(probe, answer)}`);
-      // who may read credentials: system:masters, and alice in team-a (her edit role includes the grant)
+      // who may read credentials: system:masters, and alice in team-a (the binding above)
       const granted = c.caller === 'admin' || (c.caller === 'alice' && namespace === 'team-a');
       if (answer.status === 200 && probe.method === 'GET') {
         // YAML when it was asked for (a JSON answer parses as YAML too)
@@ -65,6 +69,7 @@ describe('hostile input: the connection subresource (credentials)', () => {
         expectStatusFailure(probe, answer, c.method === 'GET' || c.method === 'HEAD' ? [403, 406, 400, 422] : [403, 405, 400, 422]);
       }
     });
+    unbind();
     expect(codes.get(200)).toBeGreaterThan(0);
     expect(codes.get(403)).toBeGreaterThan(0);
     expect(await healthz(h)).toEqual({ status: 200, body: 'ok' });

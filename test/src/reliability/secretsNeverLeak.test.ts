@@ -1,6 +1,6 @@
 import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { kubectlBinaries, runKubectl } from '../support';
+import { bindClusterRole, kubectlBinaries, runKubectl } from '../support';
 import { cacheReached } from '../support/cacheCaughtUp';
 import { GROUP_VERSION_PATH } from './arbitraries';
 import type { ProbeRequest } from './hostileApiClient';
@@ -41,6 +41,9 @@ describe('secrets never appear outside the connection subresource', () => {
 
   beforeAll(async () => {
     h = await startHostileHarness({ apiserverLogger: { info: record('info'), warn: record('warn'), error: record('error') } });
+    // alice edits team-a (the chart's dbaas-edit), which leaves credentials out: reading them is
+    // the chart's dbaas-connection-reader, bound here as an admin would
+    bindClusterRole(h.system.emulator, { name: 'alice-connection-reader', namespace: 'team-a', clusterRole: 'dbaas-connection-reader', user: 'alice' });
     // creates by the API: it generates the MySQL and Redis passwords itself, the operators the others
     for (const c of CREATED) {
       const answer = await send('alice', {
@@ -69,7 +72,7 @@ describe('secrets never appear outside the connection subresource', () => {
     await h?.stop();
   });
 
-  it('finds a credential of every engine, and the connection subresource returns them (so the scan can see a leak)', async () => {
+  it('finds a credential of every engine, and the connection subresource returns them to a dbaas-connection-reader (so the scan can see a leak)', async () => {
     const where = secrets.map(s => s.where).join(' ');
     for (const c of CREATED) expect(where).toContain(`team-a/${c.name}`);
     for (const c of CREATED) {

