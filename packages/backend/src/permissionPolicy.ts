@@ -1,6 +1,8 @@
 import { createBackendModule } from '@backstage/backend-plugin-api';
+import { catalogEntityReadPermission } from '@backstage/plugin-catalog-common/alpha';
 import {
   AuthorizeResult,
+  isPermission,
   isResourcePermission,
   type PolicyDecision,
 } from '@backstage/plugin-permission-common';
@@ -12,17 +14,24 @@ import type {
 import { policyExtensionPoint } from '@backstage/plugin-permission-node/alpha';
 import {
   createDatabasesInstanceConditionalDecision,
+  databasesCatalogAccessServiceRef,
   databasesInstanceConditions,
   databasesInstanceResourceRef,
+  type DatabasesCatalogAccess,
 } from '@internal/plugin-databases-backend';
 
 /**
  * "Teams manage their own databases": anyone signed in may read (Kubernetes RBAC still filters
  * what each person sees); create, update, delete and connection reads are allowed on instances
- * owned by one of the user's ownership refs. Other plugins' permissions are allowed.
+ * owned by one of the user's ownership refs. The catalog shows a database entity only to whom
+ * Kubernetes RBAC lets get its instance. Other plugins' permissions are allowed.
  */
 export class TeamsOwnTheirDatabasesPolicy implements PermissionPolicy {
+  constructor(private readonly catalogAccess: DatabasesCatalogAccess) {}
+
   async handle(request: PolicyQuery, user?: PolicyQueryUser): Promise<PolicyDecision> {
+    // the line any app's policy adds so its catalog leaks no database
+    if (isPermission(request.permission, catalogEntityReadPermission)) return this.catalogAccess.decision(request.permission, user);
     if (!isResourcePermission(request.permission, databasesInstanceResourceRef.resourceType)) {
       return { result: AuthorizeResult.ALLOW };
     }
@@ -43,9 +52,9 @@ export const permissionModuleTeamsPolicy = createBackendModule({
   moduleId: 'teams-own-their-databases',
   register(env) {
     env.registerInit({
-      deps: { policy: policyExtensionPoint },
-      async init({ policy }) {
-        policy.setPolicy(new TeamsOwnTheirDatabasesPolicy());
+      deps: { policy: policyExtensionPoint, catalogAccess: databasesCatalogAccessServiceRef },
+      async init({ policy, catalogAccess }) {
+        policy.setPolicy(new TeamsOwnTheirDatabasesPolicy(catalogAccess));
       },
     });
   },

@@ -9,6 +9,15 @@ import {
 export const ANNOTATION_INSTANCE_REF = 'dbaas.platform.dev/instance';
 
 /**
+ * Annotation holding `<cluster>:<namespace>`: the unit Kubernetes RBAC grants reads in, which the
+ * catalog read permission filters on (DatabasesCatalogAccess).
+ */
+export const ANNOTATION_SCOPE = 'dbaas.platform.dev/scope';
+
+/** The value of {@link ANNOTATION_SCOPE} for a namespace of a cluster. */
+export const scopeOf = (cluster: string, namespace: string) => `${cluster}:${namespace}`;
+
+/**
  * The catalog `Resource` (type `database`) of one instance: named `<cluster>-<namespace>-<name>`
  * so names stay unique across clusters, owned by its owner annotation, and `dependencyOf` the
  * component its `backstage.io/kubernetes-id` label names (in the `default` namespace, the
@@ -33,6 +42,7 @@ export function instanceToEntity(p: PortalInstance, locationKey: string): Entity
         'backstage.io/managed-by-location': `dbaas:${locationKey}`,
         'backstage.io/managed-by-origin-location': `dbaas:${locationKey}`,
         [ANNOTATION_INSTANCE_REF]: ref,
+        [ANNOTATION_SCOPE]: scopeOf(p.cluster, metadata.namespace ?? ''),
         ...(component ? { [LABEL_BACKSTAGE_KUBERNETES_ID]: component } : {}),
       },
       labels: {
