@@ -365,7 +365,7 @@ describe('databases backend against the emulator and the aggregated apiserver', 
       ['create', 409],
       ['update', 409],
       ['update', 200],
-      ['delete', 200],
+      ['delete', 202],
     ]);
   });
 
@@ -462,6 +462,14 @@ describe('databases backend against the emulator and the aggregated apiserver', 
       .get('/api/databases/clusters/local/namespaces/team-a/instances/orders-db/history')
       .set('Authorization', bob);
     expect(forbidden.status).toBe(403);
+  });
+
+  it("offers the connection only when the cluster's RBAC would give it: bob (dbaas-edit in team-b, no credentials role) may not", async () => {
+    const page = await request(server).get('/api/databases/clusters/local/namespaces/team-b/instances/search').set('Authorization', bob);
+    expect(page.status).toBe(200);
+    expect(page.body.actions).toEqual({ update: true, delete: true, readConnection: false });
+    const conn = await request(server).get('/api/databases/clusters/local/namespaces/team-b/instances/search/connection').set('Authorization', bob);
+    expect(conn.status).toBe(403);
   });
 
   it('history survives a backend restart (same database file)', async () => {
