@@ -9,6 +9,7 @@ import {
   prepareCreate,
   prepareUpdate,
 } from '../writes/validateSpec';
+import { readSample } from './__testUtils__/operatorFiles';
 import { emptyLookup } from './__testUtils__/schemaDerivedFixtures';
 import { adapters, findAdapterForEngine } from './registry';
 import type { KubeObject } from './types';
@@ -462,7 +463,42 @@ describe('update refusals say why', () => {
       narrowed,
     );
     if (!('object' in scale)) throw new Error(JSON.stringify(scale.causes));
-    expect(scale.object.spec).toMatchObject({ replicas: 5, image: 'mariadb:10.6' });
+    expect(scale.object.spec).toMatchObject({
+      replicas: 5,
+      image: 'mariadb:10.6',
+    });
+  });
+
+  it('refuses to size the volumes of an adopted RedisSentinel, which has none', () => {
+    const sample = readSample(
+      'redis-operator',
+      'redis-sentinel.yaml',
+      'RedisSentinel',
+    );
+    sample.metadata = { namespace: 'team-a', ...sample.metadata };
+    const adapter = findAdapterForEngine('redis')!;
+    const kind = adapter.kinds.find(k => k.kind === 'RedisSentinel')!;
+    const previous = adapter.project(sample, kind, emptyLookup).spec;
+    expect(previous.storage).toBeUndefined();
+    const resize = prepareUpdate(
+      sample,
+      { ...previous, storage: { size: '5Gi' } },
+      previous,
+      adapters,
+    );
+    expect('causes' in resize && resize.causes.map(describeCause)).toEqual([
+      'spec.storage.size: Forbidden: a RedisSentinel has no volumes to size: its Sentinels keep no data',
+    ]);
+    // Everything else it has still changes.
+    const scale = prepareUpdate(
+      sample,
+      { ...previous, replicas: 5 },
+      previous,
+      adapters,
+    );
+    if (!('object' in scale)) throw new Error(JSON.stringify(scale.causes));
+    expect(scale.object.spec.clusterSize).toBe(5);
+    expect(scale.object.spec.storage).toBeUndefined();
   });
 
   it('keeps what the spec does not cover and fields the request leaves out', () => {

@@ -6,6 +6,7 @@ import {
 import { checkUpdate } from '../../writes/checkUpdate';
 import { endpointsWithUris } from '../../writes/connectionEndpoints';
 import type { EngineRules } from '../../writes/EngineRules';
+import { forbidden } from '../../writes/FieldCause';
 import { replicaRulesOf } from '../../writes/replicaRule';
 import { withVersion } from '../../writes/imageRef';
 import {
@@ -153,6 +154,19 @@ export function redisWriteSide(
     },
     applyUpdate(current, next, previous) {
       const causes = checkUpdate(redisRules, next, previous);
+      // A RedisSentinel (adopted; we create none) keeps no data: its CRD has no storage, and a
+      // size written there would be pruned, so the resize would silently never happen.
+      if (
+        current.kind === 'RedisSentinel' &&
+        next.storage?.size &&
+        next.storage.size !== previous.storage?.size
+      )
+        causes.push(
+          forbidden(
+            'spec.storage.size',
+            'a RedisSentinel has no volumes to size: its Sentinels keep no data',
+          ),
+        );
       if (causes.length > 0) return { causes };
       const object = cloneObject(current);
       const spec = (object.spec ??= {});
