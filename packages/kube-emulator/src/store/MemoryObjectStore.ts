@@ -557,7 +557,8 @@ export class MemoryObjectStore implements ObjectStore {
   }
 
   private hasGeneration(def: ResourceDefinition): boolean {
-    return def.group !== '';
+    // RBAC objects have no spec, and kube-apiserver gives them no generation
+    return def.group !== '' && !isRbacResource(def);
   }
 
   private generateName(

@@ -34,6 +34,7 @@ describe('RBAC objects in the store: kube-apiserver validation and defaults', ()
       ],
     }) as any;
     expect(binding.roleRef.apiGroup).toBe('rbac.authorization.k8s.io');
+    expect(binding.metadata.generation).toBeUndefined();
     expect(binding.subjects).toEqual([
       { kind: 'Group', name: 'team-a', apiGroup: 'rbac.authorization.k8s.io' },
       { kind: 'ServiceAccount', name: 'apiserver', apiGroup: '' },
