@@ -25,9 +25,11 @@ function findOperatorsDir(from: string): string {
 
 /** Every YAML document of a file that is not empty (comment-only documents are dropped). */
 export function readYamlDocuments(file: string): unknown[] {
-  return parseAllDocuments(fs.readFileSync(file, 'utf8'))
-    .map(doc => doc.toJS())
-    .filter(value => value !== null && value !== undefined);
+  return readThroughJsonCache(file, () =>
+    parseAllDocuments(fs.readFileSync(file, 'utf8'))
+      .map(doc => doc.toJS())
+      .filter(value => value !== null && value !== undefined),
+  );
 }
 
 /** `<operator>/status/*.yaml` for every operator, as paths relative to OPERATORS_DIR. */
@@ -64,11 +66,12 @@ export function readSample(
 const schemas = new Map<string, any>();
 
 /**
- * The documents of a big YAML file, through a JSON copy in the temporary folder keyed by its
- * path, size and mtime: the upstream CRDs take up to ~300 ms each to parse as YAML and a few
- * ms as JSON, and the mutation run (`yarn mutate`) loads them again for every mutant.
+ * `parse(file)`, through a JSON copy in the temporary folder keyed by the file's path, size and
+ * mtime: the upstream CRDs take up to ~300 ms each to parse as YAML and a few ms as JSON, and
+ * the mutation run (`yarn mutate`) reads them and the samples again for every mutant. Each call
+ * returns a fresh copy.
  */
-function readYamlDocumentsCached(file: string): unknown[] {
+function readThroughJsonCache(file: string, parse: () => unknown[]): unknown[] {
   const stat = fs.statSync(file);
   const key = createHash('sha256')
     .update(`${file}\0${stat.size}\0${stat.mtimeMs}`)
@@ -78,12 +81,12 @@ function readYamlDocumentsCached(file: string): unknown[] {
   try {
     return JSON.parse(fs.readFileSync(cached, 'utf8'));
   } catch {
-    const docs = readYamlDocuments(file);
+    const json = JSON.stringify(parse());
     fs.mkdirSync(path.dirname(cached), { recursive: true });
     const partial = `${cached}.${process.pid}`;
-    fs.writeFileSync(partial, JSON.stringify(docs));
+    fs.writeFileSync(partial, json);
     fs.renameSync(partial, cached);
-    return docs;
+    return JSON.parse(json);
   }
 }
 
@@ -100,7 +103,7 @@ export function crdSchema(operator: string, kind: SourceKind): any {
   );
   const key = `${file}/${kind.version}`;
   if (!schemas.has(key)) {
-    const crd = readYamlDocumentsCached(file)[0] as any;
+    const crd = readYamlDocuments(file)[0] as any;
     const version = crd.spec.versions.find((v: any) => v.name === kind.version);
     if (!version) throw new Error(`${file} does not serve ${kind.version}`);
     schemas.set(key, version.schema.openAPIV3Schema);
