@@ -106,11 +106,11 @@ describe.each(compact.map(c => [c.metadata.name as string, c] as const))(
   'compact CRD %s behaves as upstream',
   (name, ours) => {
     const theirs = upstream.get(name)!;
-    const versions = ours.spec.versions.filter((v: Obj) => v.served);
+    const versions: Obj[] = ours.spec.versions.filter((v: Obj) => v.served);
 
-    it.each(versions.map((v: Obj) => [v.name as string, v] as const))(
+    it.each(versions.map(v => [v.name as string, v] as [string, Obj]))(
       '%s: on the upstream samples of its kind',
-      (version, v) => {
+      (version: string, v: Obj) => {
         const u = theirs.spec.versions.find((x: Obj) => x.name === version);
         const mine = samples.filter(
           s =>
@@ -128,9 +128,9 @@ describe.each(compact.map(c => [c.metadata.name as string, c] as const))(
       },
     );
 
-    it.each(versions.map((v: Obj) => [v.name as string, v] as const))(
+    it.each(versions.map(v => [v.name as string, v] as [string, Obj]))(
       `%s: on ${GENERATED} generated objects`,
-      (version, v) => {
+      (version: string, v: Obj) => {
         const u = theirs.spec.versions.find((x: Obj) => x.name === version);
         const random = mulberry32(SEED);
         let refused = 0;
@@ -176,9 +176,8 @@ describe('the objects a real cluster refuses or prunes, on the compact MariaDB C
         { dryRun: true },
       );
     } catch (e) {
-      return (e as StoreError).details?.causes?.map(
-        c => `${c.field}: ${c.message}`,
-      );
+      const causes = ((e as StoreError).details as { causes?: Obj[] })?.causes;
+      return causes?.map(c => `${c.field}: ${c.message}`);
     }
     return undefined;
   };
