@@ -172,6 +172,14 @@ describe('EmulatorAuthenticator over TLS', () => {
     );
   });
 
+  it('rejects a revoked token with 401 and keeps accepting the one that replaced it', async () => {
+    const old = authenticator.issueServiceAccountToken('backstage', 'backend');
+    const rotated = authenticator.issueServiceAccountToken('backstage', 'backend');
+    authenticator.revokeToken(old);
+    expect((await call({ token: old })).status).toBe(401);
+    expect(JSON.parse((await call({ token: rotated })).body).username).toBe('system:serviceaccount:backstage:backend');
+  });
+
   it('rejects an unknown token with 401', async () => {
     expect((await call({ token: 'nope' })).status).toBe(401);
   });

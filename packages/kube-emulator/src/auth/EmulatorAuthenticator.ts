@@ -130,6 +130,15 @@ export class EmulatorAuthenticator implements Authenticator {
   }
 
   /**
+   * Stops accepting `token` (401 from now on), as kube-apiserver stops accepting a bound
+   * service-account token once it expires or its pod is gone: rotation tests rotate with
+   * {@link issueServiceAccountToken} and revoke the old token with this.
+   */
+  revokeToken(token: string): void {
+    this.tokens.delete(token);
+  }
+
+  /**
    * Mints a JWT-shaped token for a service account, valid for this authenticator's lifetime;
    * the identity carries a `credential-id` extra as bound service-account tokens do.
    */
