@@ -18,9 +18,13 @@ export interface DatabasesCluster {
   title?: string;
 }
 
-/** A problem with one cluster while others answered (the rest of the data still comes back). */
+/**
+ * A problem with one cluster while others answered (the rest of the data still comes back).
+ * `TLS`: the connection was refused at the TLS handshake, most often because the cluster's
+ * certificate is not signed by the configured CA (the message names the certificate problem).
+ */
 export interface DatabasesFetchError {
-  errorType: 'UNAUTHORIZED' | 'FORBIDDEN' | 'UNREACHABLE' | 'TIMEOUT' | 'BAD_RESPONSE' | 'UNKNOWN';
+  errorType: 'UNAUTHORIZED' | 'FORBIDDEN' | 'UNREACHABLE' | 'TIMEOUT' | 'TLS' | 'BAD_RESPONSE' | 'UNKNOWN';
   cluster: string;
   statusCode?: number;
   message: string;

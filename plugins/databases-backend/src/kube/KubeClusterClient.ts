@@ -3,6 +3,9 @@ import https from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { ClusterConfig } from '../config/readDatabasesConfig';
 import { errorTypeForStatus, KubeRequestError, type KubeStatus } from './KubeRequestError';
+import { ClusterCredentials, type CurrentCredentials } from './ClusterCredentials';
+import { ClusterReachability } from './ClusterReachability';
+import { transportError } from './transportError';
 
 /** The Kubernetes identity a request acts as (sent as Impersonate-* headers). */
 export interface Impersonation {
@@ -25,6 +28,13 @@ export interface KubeRequest {
    * when a kept-alive connection turns out closed by the server as it was reused.
    */
   repeatable?: boolean;
+  /**
+   * Sent even while the cluster is known not to answer: the watch's requests, which are how the
+   * backend finds out that it answers again. Any other request then fails at once.
+   */
+  probe?: boolean;
+  /** Aborts the request (a watcher that stops does not wait for its list). */
+  signal?: AbortSignal;
 }
 
 /** What a line-oriented stream (watch) is told. */
@@ -34,12 +44,15 @@ export interface KubeStreamHandlers {
 
 /**
  * Talks to one cluster's kube-apiserver with the backend's credentials. `@kubernetes/client-node`
- * turns the cluster config into TLS options and auth headers (as for any kubeconfig); the request
- * itself is plain `https` so the plugin controls impersonation headers, timeouts and streaming.
+ * turns the cluster config and the current credentials into TLS options and auth headers (as for
+ * any kubeconfig); the request itself is plain `https` so the plugin controls impersonation
+ * headers, timeouts and streaming. Every outcome feeds {@link reachability}.
  */
 export class KubeClusterClient {
-  private readonly kc: KubeConfig;
+  readonly reachability: ClusterReachability;
+  private readonly credentials: ClusterCredentials;
   private readonly base: URL;
+  private configured?: CurrentCredentials & { kc: KubeConfig };
   private agent?: https.Agent;
 
   constructor(
@@ -47,30 +60,31 @@ export class KubeClusterClient {
     private readonly timeoutMs: number,
   ) {
     this.base = new URL(cluster.url);
-    this.kc = new KubeConfig();
-    this.kc.loadFromOptions({
+    this.credentials = new ClusterCredentials(cluster);
+    this.reachability = new ClusterReachability(cluster.name);
+  }
+
+  /** A KubeConfig for the current token and CA, made again when either changed. */
+  private kubeConfig(current: CurrentCredentials): KubeConfig {
+    if (this.configured && this.configured.token === current.token && this.configured.ca === current.ca) return this.configured.kc;
+    // another CA: new connections; those open stay until they close (a watch is not cut)
+    if (this.configured && this.configured.ca !== current.ca) this.agent = undefined;
+    const kc = new KubeConfig();
+    kc.loadFromOptions({
       clusters: [
         {
-          name: cluster.name,
-          server: cluster.url,
-          caData: cluster.caData
-            ? Buffer.from(cluster.caData).toString('base64')
-            : undefined,
-          skipTLSVerify: cluster.skipTLSVerify,
+          name: this.cluster.name,
+          server: this.cluster.url,
+          caData: current.ca ? Buffer.from(current.ca).toString('base64') : undefined,
+          skipTLSVerify: this.cluster.skipTLSVerify,
         },
       ],
-      users: [
-        {
-          name: 'backstage',
-          token:
-            cluster.authProvider === 'serviceAccount'
-              ? cluster.serviceAccountToken
-              : undefined,
-        },
-      ],
-      contexts: [{ name: 'default', cluster: cluster.name, user: 'backstage' }],
+      users: [{ name: 'backstage', token: current.token }],
+      contexts: [{ name: 'default', cluster: this.cluster.name, user: 'backstage' }],
       currentContext: 'default',
     });
+    this.configured = { ...current, kc };
+    return kc;
   }
 
   private async options(req: KubeRequest): Promise<https.RequestOptions> {
@@ -96,10 +110,9 @@ export class KubeClusterClient {
       path: url.pathname + url.search,
       headers,
     };
-    await this.kc.applyToHTTPSOptions(opts);
-    // client-node makes a new agent, so a new TLS connection, per call; this cluster's TLS
-    // material is fixed by the config, so one kept-alive agent serves all of them (idle 90 s,
-    // as client-go). Proxy agents are left alone.
+    await this.kubeConfig(await this.credentials.current()).applyToHTTPSOptions(opts);
+    // client-node makes a new agent, so a new TLS connection, per call; one kept-alive agent per
+    // TLS material serves all of them (idle 90 s, as client-go). Proxy agents are left alone.
     if (opts.agent?.constructor === https.Agent) {
       this.agent ??= new https.Agent({
         ...(opts.agent as https.Agent & { options: https.AgentOptions }).options,
@@ -112,41 +125,63 @@ export class KubeClusterClient {
     return opts;
   }
 
-  private send(opts: https.RequestOptions, body: string | undefined, timeoutMs: number, repeatable: boolean, retried = false) {
+  private timeoutError(): KubeRequestError {
+    return new KubeRequestError(this.cluster.name, 'TIMEOUT', `cluster ${this.cluster.name} did not answer within ${this.timeoutMs} ms`);
+  }
+
+  /**
+   * Sends one request and resolves with the response once its headers came, or rejects at
+   * `deadline`. The deadline is a timer of its own, not the socket's idle timeout: Node does not
+   * fire that while a write is pending, and over TLS the request waits as a pending write for a
+   * handshake that a hung server never completes, so an idle timeout of N ms fired after 2N.
+   */
+  private send(opts: https.RequestOptions, body: string | undefined, deadline: number, repeatable: boolean, retried = false) {
     return new Promise<http.IncomingMessage>((resolve, reject) => {
       const mod = opts.protocol === 'http:' ? http : https;
-      const req = mod.request(opts, resolve);
-      req.setTimeout(timeoutMs, () => {
-        req.destroy(
-          new KubeRequestError(
-            this.cluster.name,
-            'TIMEOUT',
-            `cluster ${this.cluster.name} did not answer within ${timeoutMs} ms`,
-          ),
-        );
+      let timer: NodeJS.Timeout | undefined = undefined;
+      const req = mod.request(opts, res => {
+        clearTimeout(timer);
+        resolve(res);
       });
+      timer = setTimeout(() => req.destroy(this.timeoutError()), Math.max(0, deadline - Date.now()));
       req.on('error', (e: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
         // the server closed an idle connection as it was being reused (Node's documented race)
         if (repeatable && !retried && req.reusedSocket && (e.code === 'ECONNRESET' || e.code === 'EPIPE')) {
-          resolve(this.send(opts, body, timeoutMs, repeatable, true));
+          resolve(this.send(opts, body, deadline, repeatable, true));
           return;
         }
-        reject(
-          e instanceof KubeRequestError
-            ? e
-            : new KubeRequestError(
-                this.cluster.name,
-                'UNREACHABLE',
-                `cluster ${this.cluster.name} is unreachable: ${e.message}`,
-              ),
-        );
+        reject(e instanceof KubeRequestError ? e : transportError(this.cluster.name, e));
       });
       if (body !== undefined) req.write(body);
       req.end();
     });
   }
 
-  private failure(code: number, text: string): KubeRequestError {
+  /** The body of `res`, read by `deadline`. */
+  private readBody(res: http.IncomingMessage, deadline: number): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      const timer = setTimeout(() => res.destroy(this.timeoutError()), Math.max(0, deadline - Date.now()));
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        clearTimeout(timer);
+        resolve(Buffer.concat(chunks).toString('utf8'));
+      });
+      res.on('error', e => {
+        clearTimeout(timer);
+        reject(e instanceof KubeRequestError ? e : transportError(this.cluster.name, e));
+      });
+    });
+  }
+
+  /**
+   * A non-2xx answer as an error. 401 is always the backend's own credentials (the user is never
+   * authenticated by the cluster, only impersonated); so is a 403 refusing the impersonation
+   * itself (kube-apiserver: `users "…" is forbidden: User "…" cannot impersonate resource …`).
+   * Any other 403 is the user's own RBAC and stays theirs.
+   */
+  private failure(code: number, text: string, impersonating: boolean): KubeRequestError {
     let status: KubeStatus | undefined;
     try {
       status = JSON.parse(text);
@@ -157,24 +192,51 @@ export class KubeClusterClient {
       status?.kind === 'Status' && status.message
         ? status.message
         : `cluster ${this.cluster.name} answered ${code}: ${text.slice(0, 200)}`;
+    const rejected = `the backend's credentials for cluster ${this.cluster.name} were rejected`;
+    if (code === 401) {
+      return new KubeRequestError(this.cluster.name, 'UNAUTHORIZED', `${rejected}: ${message}`, code, status, { backendCredentials: true });
+    }
+    if (code === 403 && impersonating && /cannot impersonate/.test(message)) {
+      return new KubeRequestError(this.cluster.name, 'FORBIDDEN', `${rejected}: it may not impersonate: ${message}`, code, status, {
+        backendCredentials: true,
+      });
+    }
     return new KubeRequestError(this.cluster.name, errorTypeForStatus(code), message, code, status);
+  }
+
+  /** Sends `req` unless the cluster is known not to answer; records whether it answered. */
+  private async exchange(req: KubeRequest, readBody: boolean, signal = req.signal) {
+    if (!req.probe) {
+      const silent = this.reachability.silent();
+      if (silent) throw silent;
+    }
+    const opts = await this.options(req);
+    if (signal) opts.signal = signal;
+    const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+    const sentAt = Date.now();
+    const deadline = sentAt + this.timeoutMs;
+    try {
+      const res = await this.send(opts, body, deadline, req.repeatable ?? (req.method ?? 'GET') === 'GET');
+      this.reachability.answered();
+      return { res, text: readBody ? await this.readBody(res, deadline) : undefined };
+    } catch (e) {
+      if (e instanceof KubeRequestError && e.unanswered && !signal?.aborted) this.reachability.unanswered(sentAt, e);
+      throw e;
+    }
   }
 
   /** Sends one request and parses the JSON answer; a non-2xx answer throws {@link KubeRequestError}. */
   async request<T>(req: KubeRequest): Promise<T> {
-    const opts = await this.options(req);
-    const body = req.body === undefined ? undefined : JSON.stringify(req.body);
-    const res = await this.send(opts, body, this.timeoutMs, req.repeatable ?? (req.method ?? 'GET') === 'GET');
-    const chunks: Buffer[] = [];
-    const text = await new Promise<string>((resolve, reject) => {
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-      res.on('error', reject);
-    });
+    let { res, text } = await this.exchange(req, true);
+    // a token file rotated under a rewrite that kept its stat: read it again and resend once (a
+    // 401 was not acted on, so resending even a write is safe)
+    if (res.statusCode === 401 && this.credentials.fromFiles && (await this.credentials.refresh())) {
+      ({ res, text } = await this.exchange(req, true));
+    }
     const code = res.statusCode ?? 0;
-    if (code < 200 || code >= 300) throw this.failure(code, text);
+    if (code < 200 || code >= 300) throw this.failure(code, text!, req.as !== undefined);
     try {
-      return JSON.parse(text) as T;
+      return JSON.parse(text!) as T;
     } catch {
       throw new KubeRequestError(
         this.cluster.name,
@@ -190,17 +252,15 @@ export class KubeClusterClient {
    * ends the stream; rejects when it cannot be opened. `signal` aborts it.
    */
   async stream(req: KubeRequest, handlers: KubeStreamHandlers, signal: AbortSignal): Promise<void> {
-    const opts = await this.options(req);
-    opts.signal = signal;
-    // Only the connect is bounded: a healthy watch stays open for minutes.
-    const res = await this.send(opts, undefined, this.timeoutMs, true);
+    // Only the opening is bounded: a healthy watch stays open for minutes.
+    const { res } = await this.exchange(req, false, signal);
     res.setTimeout(0);
     res.socket?.setTimeout(0);
     const code = res.statusCode ?? 0;
     if (code < 200 || code >= 300) {
       const chunks: Buffer[] = [];
       for await (const c of res) chunks.push(c as Buffer);
-      throw this.failure(code, Buffer.concat(chunks).toString('utf8'));
+      throw this.failure(code, Buffer.concat(chunks).toString('utf8'), req.as !== undefined);
     }
     await new Promise<void>(resolve => {
       let buffer = '';

@@ -12,15 +12,29 @@ export interface KubeStatus {
 
 /** A failed call to one cluster: an HTTP error with its Status, or no answer at all. */
 export class KubeRequestError extends Error {
+  /**
+   * The cluster refused the backend itself, not the user it acts for: its credentials were
+   * rejected (401), or it may not impersonate (403 on the impersonation). The user can do
+   * nothing about it, so it is a 503 for them, not their 403.
+   */
+  readonly backendCredentials: boolean;
+
   constructor(
     readonly cluster: string,
     readonly errorType: DatabasesFetchError['errorType'],
     message: string,
     readonly statusCode?: number,
     readonly status?: KubeStatus,
+    options: { backendCredentials?: boolean } = {},
   ) {
     super(message);
     this.name = 'KubeRequestError';
+    this.backendCredentials = options.backendCredentials ?? false;
+  }
+
+  /** No HTTP answer came: the cluster was not reached, did not answer in time, or failed TLS. */
+  get unanswered(): boolean {
+    return this.statusCode === undefined && ['UNREACHABLE', 'TIMEOUT', 'TLS'].includes(this.errorType);
   }
 
   /** As an `errors[]` entry of a multi-cluster answer. */
