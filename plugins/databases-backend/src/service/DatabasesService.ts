@@ -13,9 +13,11 @@ import {
 } from '@internal/plugin-databases-common';
 import type { ClusterSet } from '../watch/ClusterSet';
 import type { Impersonation, KubeClusterClient } from '../kube/KubeClusterClient';
-import { KubeRequestError, toFetchError } from '../kube/KubeRequestError';
+import { KubeRequestError } from '../kube/KubeRequestError';
 import { ENGINES_PATH, INSTANCES_PATH, instancePath } from '../kube/paths';
 import { equalitySelector } from './equalitySelector';
+import { boundedClusterPart } from './boundedClusterPart';
+import { notAnsweredSince } from '../kube/ClusterReachability';
 
 /** Instances from every asked cluster, and what went wrong where. */
 export interface MultiClusterInstances {
@@ -50,22 +52,43 @@ export class DatabasesService {
     return client;
   }
 
+  /**
+   * Every asked cluster's instances, each from its own watch cache where it can be (see
+   * {@link boundedClusterPart}: a slow or silent cluster is an `errors[]` entry, never a delay of
+   * the others' answer).
+   */
   async listInstances(as: Impersonation, scope: ListScope): Promise<MultiClusterInstances> {
     const names = scope.clusters ?? this.clusters.names();
     const results = await Promise.all(
-      names.map(async cluster => {
-        try {
-          const items = (await this.listFromWatch(cluster, as, scope)) ?? (await this.listInCluster(this.client(cluster), as, scope));
-          return { items: items.map(instance => ({ cluster, instance })), errors: [] };
-        } catch (e) {
-          return { items: [], errors: [toFetchError(cluster, e)] };
-        }
-      }),
+      names.map(cluster =>
+        boundedClusterPart(this.client(cluster), this.clusters.config.clusterWaitMs, async () =>
+          (await this.listOne(cluster, as, scope)).map(instance => ({ cluster, instance })),
+        ),
+      ),
     );
     return {
       items: results.flatMap(r => r.items),
       errors: results.flatMap(r => r.errors),
     };
+  }
+
+  /**
+   * One cluster's instances. A watch that has not listed yet is waited for only until
+   * `clusterWaitMs` after it started (the backend's first page views); a cluster that has never
+   * answered is then not asked again, since its watch's list is still waiting for it.
+   */
+  private async listOne(cluster: string, as: Impersonation, scope: ListScope): Promise<DatabaseInstance[]> {
+    const client = this.client(cluster);
+    const watcher = this.clusters.watcher(cluster);
+    if (watcher && !watcher.synced) {
+      const startedAt = watcher.startedAt ?? Date.now();
+      const grace = startedAt + this.clusters.config.clusterWaitMs - Date.now();
+      if (grace > 0) await watcher.whenSynced(grace);
+      if (!watcher.synced && !client.reachability.everAnswered) {
+        throw notAnsweredSince(cluster, startedAt, 'no answer yet to the first list of its instances');
+      }
+    }
+    return (await this.listFromWatch(cluster, as, scope)) ?? (await this.listInCluster(client, as, scope));
   }
 
   /**
@@ -113,7 +136,8 @@ export class DatabasesService {
       const list = await client.request<DatabaseInstanceList>({ path: INSTANCES_PATH, query, as });
       return list.items;
     } catch (e) {
-      if (!(e instanceof KubeRequestError) || e.statusCode !== 403) throw e;
+      // the user's 403 narrows the list to their namespaces; the backend's (it may not impersonate) ends it
+      if (!(e instanceof KubeRequestError) || e.statusCode !== 403 || e.backendCredentials) throw e;
     }
     // Most users may list only some namespaces: ask each one as the user and keep what RBAC
     // lets through. The namespace names come from the backend's own identity.
@@ -130,7 +154,7 @@ export class DatabasesService {
           });
           return list.items;
         } catch (e) {
-          if (e instanceof KubeRequestError && (e.statusCode === 403 || e.statusCode === 404)) return [];
+          if (e instanceof KubeRequestError && !e.backendCredentials && (e.statusCode === 403 || e.statusCode === 404)) return [];
           throw e;
         }
       }),

@@ -2,6 +2,7 @@ import type { DatabaseInstance, DatabaseInstanceList } from '@internal/plugin-da
 import type { LoggerService } from '@backstage/backend-plugin-api';
 import type { KubeClusterClient } from '../kube/KubeClusterClient';
 import { KubeRequestError } from '../kube/KubeRequestError';
+import { rfc3339 } from '../kube/ClusterReachability';
 import type { InstanceChange, WatchListener } from './types';
 import { INSTANCES_PATH } from '../kube/paths';
 import { LabelIndex } from './LabelIndex';
@@ -28,9 +29,15 @@ export class ClusterWatcher {
   private healthy: boolean | undefined;
   private message: string | undefined;
   private readonly abort = new AbortController();
-  private synced = false;
+  /** Aborts the watch stream open now (not the watcher): to reconnect and list again. */
+  private streaming: AbortController | undefined;
+  private listed = false;
   private readonly syncWaiters: Array<() => void> = [];
   private running: Promise<void> | undefined;
+  /** When the watch stopped working (for the log line saying it works again). */
+  private unhealthySince: number | undefined;
+  /** When {@link start} was called. */
+  startedAt: number | undefined;
 
   constructor(
     private readonly client: KubeClusterClient,
@@ -44,12 +51,23 @@ export class ClusterWatcher {
   }
 
   start(): void {
-    this.running ??= this.loop();
+    if (this.running) return;
+    this.startedAt = Date.now();
+    // Requests that got no answer while the stream seemed fine (a cluster that hangs keeps its
+    // open stream quiet, not closed): reconnect, so the list finds out whether it answers.
+    const unsubscribe = this.client.reachability.onSilent(() => this.streaming?.abort());
+    this.running = this.loop().finally(unsubscribe);
   }
 
   async stop(): Promise<void> {
     this.abort.abort();
+    this.streaming?.abort();
     await this.running;
+  }
+
+  /** Listed at least once: `instances()` is the cluster's state (maybe stale, see {@link ready}). */
+  get synced(): boolean {
+    return this.listed;
   }
 
   /** Instances currently known (empty until the first list succeeded). */
@@ -69,16 +87,19 @@ export class ClusterWatcher {
 
   /** Listed at least once and watching now: `instances()` is the cluster's current state. */
   ready(): boolean {
-    return this.synced && this.healthy === true;
+    return this.listed && this.healthy === true;
   }
 
   health(): { healthy: boolean; message?: string } {
+    if (this.healthy === undefined && this.startedAt !== undefined) {
+      return { healthy: false, message: `no answer yet to the first list of its instances, asked at ${rfc3339(this.startedAt)}` };
+    }
     return { healthy: this.healthy ?? false, message: this.message };
   }
 
   /** Resolves after the first successful list, or after `timeoutMs`. */
   whenSynced(timeoutMs = 10_000): Promise<boolean> {
-    if (this.synced) return Promise.resolve(true);
+    if (this.listed) return Promise.resolve(true);
     return new Promise(resolve => {
       const timer = setTimeout(() => resolve(false), timeoutMs);
       this.syncWaiters.push(() => {
@@ -91,6 +112,17 @@ export class ClusterWatcher {
   private setHealth(healthy: boolean, message?: string) {
     if (this.healthy === healthy && this.message === message) return;
     const changed = this.healthy !== healthy;
+    if (changed && !healthy) {
+      this.unhealthySince = Date.now();
+      this.logger.warn(`databases: watch of cluster ${this.cluster} failed: ${message}`);
+    }
+    if (changed && healthy && this.unhealthySince !== undefined) {
+      const seconds = ((Date.now() - this.unhealthySince) / 1000).toFixed(1);
+      this.logger.info(
+        `databases: watch of cluster ${this.cluster} works again after ${seconds} s (failing since ${rfc3339(this.unhealthySince)})`,
+      );
+      this.unhealthySince = undefined;
+    }
     this.healthy = healthy;
     this.message = message;
     if (changed) this.listener.onClusterHealth?.({ cluster: this.cluster, healthy, message });
@@ -120,7 +152,7 @@ export class ClusterWatcher {
   }
 
   private async list(): Promise<string | undefined> {
-    const list = await this.client.request<DatabaseInstanceList>({ path: INSTANCES_PATH });
+    const list = await this.client.request<DatabaseInstanceList>({ path: INSTANCES_PATH, probe: true, signal: this.abort.signal });
     const seen = new Set<string>();
     for (const item of list.items) {
       seen.add(keyOf(item));
@@ -132,8 +164,8 @@ export class ClusterWatcher {
     for (const [key, previous] of [...this.cache]) {
       if (!seen.has(key)) this.apply('DELETED', previous);
     }
-    if (!this.synced) {
-      this.synced = true;
+    if (!this.listed) {
+      this.listed = true;
       this.syncWaiters.splice(0).forEach(w => w());
     }
     return list.metadata.resourceVersion;
@@ -162,9 +194,13 @@ export class ClusterWatcher {
         backoff = base;
         let expired = false;
         const opened = Date.now();
+        const streaming = new AbortController();
+        this.streaming = streaming;
+        if (this.abort.signal.aborted) streaming.abort(); // stopped while listing
         await this.client.stream(
           {
             path: INSTANCES_PATH,
+            probe: true,
             query: {
               watch: 'true',
               resourceVersion: cursor.rv,
@@ -191,9 +227,13 @@ export class ClusterWatcher {
               }
             },
           },
-          this.abort.signal,
-        );
-        if (expired) cursor.rv = undefined;
+          streaming.signal,
+        ).catch(e => {
+          // reconnecting on purpose is not a failure of the cluster
+          if (!streaming.signal.aborted) throw e;
+        });
+        this.streaming = undefined;
+        if (expired || streaming.signal.aborted) cursor.rv = undefined;
         // A watch the server ends at once would otherwise spin.
         if (Date.now() - opened < 500) await this.sleep(base);
       } catch (e) {
@@ -203,9 +243,7 @@ export class ClusterWatcher {
           continue;
         }
         cursor.rv = undefined;
-        const message = (e as Error).message;
-        if (this.healthy !== false) this.logger.warn(`databases: watch of cluster ${this.cluster} failed: ${message}`);
-        this.setHealth(false, message);
+        this.setHealth(false, (e as Error).message);
         await this.sleep(backoff);
         backoff = Math.min(backoff * 2, max);
       }
