@@ -563,6 +563,19 @@ describe('roles for people', () => {
     },
   );
 
+  // Bound on its own (a RoleBinding to dbaas-edit alone), a role must not leave out reading:
+  // Kubernetes' edit includes view and admin includes edit, and so do these.
+  it.each([
+    ['dbaas-edit', 'dbaas-view'],
+    ['dbaas-admin', 'dbaas-edit'],
+  ])('%s grants everything %s grants', (role, below) => {
+    const upper = grants(theObject(plain, 'ClusterRole', role));
+    const missing = grants(theObject(plain, 'ClusterRole', below)).filter(
+      g => !upper.some(u => u.apiGroup === g.apiGroup && u.resource === g.resource && u.verb === g.verb),
+    );
+    expect(missing).toEqual([]);
+  });
+
   it('view also reads databaseengines (cluster-scoped, read-only)', () => {
     const [view] = byLabel('aggregate-to-view');
     for (const verb of ['get', 'list', 'watch'])

@@ -112,3 +112,20 @@ APIService and the Deployment's checksum all see the same pair.
 {{- end -}}
 {{- $memo -}}
 {{- end }}
+
+{{/* The user roles' rules by level, written once: each role (rbac-users.yaml) lists its level and the ones below. */}}
+{{- define "dbaas-apiserver.userRules.read" }}
+  - apiGroups: [dbaas.platform.dev]
+    resources: [databaseinstances, databaseinstances/status, databaseengines]
+    verbs: [get, list, watch]
+{{- end }}
+{{- define "dbaas-apiserver.userRules.write" }}
+  - apiGroups: [dbaas.platform.dev]
+    resources: [databaseinstances]
+    verbs: [create, update, patch, delete, deletecollection]
+{{- end }}
+{{- define "dbaas-apiserver.userRules.connection" }}
+  - apiGroups: [dbaas.platform.dev]
+    resources: [databaseinstances/connection]
+    verbs: [get]
+{{- end }}
