@@ -32,3 +32,18 @@ export function withVersion(
     match ? `${match[1]}${version}${match[3]}` : unversionedTag,
   );
 }
+
+/**
+ * The image to run `version` with: the current image moved to it where there is one (so a
+ * private registry or mirror survives an upgrade), else `<repository>:<version><suffix>`.
+ */
+export function imageAtVersion(
+  current: unknown,
+  version: string,
+  repository: string,
+  suffix = '',
+): string {
+  return typeof current === 'string' && current !== ''
+    ? withVersion(current, version, `${version}${suffix}`)
+    : `${repository}:${version}${suffix}`;
+}

@@ -1,5 +1,6 @@
 import type { HealthColour, PhaseFacts } from '../../status/facts';
 import { toInstance } from '../../status/toInstance';
+import { claimStorageOf } from '../shared/storageOf';
 import type { KubeObject, OperatorAdapter, SourceKind } from '../types';
 import { eckRules, eckWriteSide } from './write';
 import {
@@ -12,7 +13,6 @@ import {
   nameOf,
   namespaceOf,
   pascalCase,
-  quantity,
   resourcesOf,
   serviceEndpoint,
   deletionProtectionOf,
@@ -122,7 +122,7 @@ export function eckFacts(source: KubeObject): PhaseFacts {
   return facts;
 }
 
-function storageOf(spec: Record<string, any>) {
+function specStorage(spec: Record<string, any>) {
   // The instance size is the data claim of the first nodeSet (tiers may differ; they stay upstream).
   for (const nodeSet of nodeSetsOf(spec)) {
     const claims = asArray(nodeSet.volumeClaimTemplates).map(
@@ -131,14 +131,7 @@ function storageOf(spec: Record<string, any>) {
     const data = claims.find(
       c => asRecord(c.metadata)?.name === 'elasticsearch-data',
     );
-    if (data) {
-      const claim = asRecord(data.spec) ?? {};
-      const size =
-        quantity(asRecord(asRecord(claim.resources)?.requests)?.storage) ??
-        DEFAULT_STORAGE;
-      const storageClassName = asString(claim.storageClassName);
-      return { size, ...(storageClassName && { storageClassName }) };
-    }
+    if (data) return { size: DEFAULT_STORAGE, ...claimStorageOf(data.spec) };
   }
   return nodeSetsOf(spec).length > 0 ? { size: DEFAULT_STORAGE } : undefined;
 }
@@ -187,7 +180,7 @@ export const eckAdapter: OperatorAdapter = {
         version: asString(spec.version),
         topology: 'cluster',
         replicas: desired,
-        storage: storageOf(spec),
+        storage: specStorage(spec),
         resources: resourcesOfNodeSets(spec),
         deletionProtection: deletionProtectionOf(source),
       },

@@ -3,11 +3,10 @@ import { endpointsWithUris } from '../../writes/connectionEndpoints';
 import type { EngineRules } from '../../writes/EngineRules';
 import { replicaRulesOf } from '../../writes/replicaRule';
 import { type FieldCause, forbidden } from '../../writes/FieldCause';
-import {
-  cloneObject,
-  operatorMetadata,
-  setDeletionProtection,
-} from '../../writes/operatorMetadata';
+import { claimSpec } from '../../writes/claimSpec';
+import { connectionDetails } from '../../writes/connectionDetails';
+import { cloneObject, setDeletionProtection } from '../../writes/operatorMetadata';
+import { operatorObject } from '../../writes/operatorObject';
 import { mergeResources, resourceRequirements } from '../../writes/resources';
 import { secretValue } from '../../writes/secretValue';
 import { validateEngineSpec } from '../../writes/validateEngineSpec';
@@ -84,11 +83,7 @@ export function eckWriteSide(kind: SourceKind): AdapterWriteSide {
     toOperatorObject(instance, options) {
       const { spec } = instance;
       const resources = resourceRequirements(spec.resources);
-      return {
-        apiVersion: `${kind.group}/${kind.version}`,
-        kind: kind.kind,
-        metadata: operatorMetadata(instance, options),
-        spec: {
+      return operatorObject(kind, instance, options, {
           version: spec.version,
           nodeSets: [
             {
@@ -99,13 +94,7 @@ export function eckWriteSide(kind: SourceKind): AdapterWriteSide {
               volumeClaimTemplates: [
                 {
                   metadata: { name: DATA_CLAIM },
-                  spec: {
-                    accessModes: ['ReadWriteOnce'],
-                    resources: { requests: { storage: spec.storage?.size } },
-                    ...(spec.storage?.storageClassName && {
-                      storageClassName: spec.storage.storageClassName,
-                    }),
-                  },
+                  spec: claimSpec(spec.storage),
                 },
               ],
               ...(resources && {
@@ -115,8 +104,7 @@ export function eckWriteSide(kind: SourceKind): AdapterWriteSide {
               }),
             },
           ],
-        },
-      };
+      });
     },
     applyUpdate(current, next, previous) {
       const causes = checkUpdate(eckRules, next, previous);
@@ -179,15 +167,11 @@ export function eckWriteSide(kind: SourceKind): AdapterWriteSide {
         () => ({ scheme: 'https', username: ELASTIC_USER, password }),
         'http',
       );
-      return {
-        host: primary.host,
-        port: primary.port,
+      return connectionDetails(primary, endpoints, {
         username: ELASTIC_USER,
-        ...(password !== undefined && { password }),
-        uri: primary.uri,
-        endpoints,
-        secretRef: { name: elasticUserSecret(name) },
-      };
+        password,
+        secretName: elasticUserSecret(name),
+      });
     },
   };
 }

@@ -4,6 +4,7 @@ import type {
 } from '@internal/plugin-databases-common';
 import type { PhaseFacts, Signal } from '../../status/facts';
 import { toInstance } from '../../status/toInstance';
+import { claimStorageOf, storageOf } from '../shared/storageOf';
 import type { KubeObject, OperatorAdapter, SourceKind } from '../types';
 import { mariadbRules, mariadbWriteSide } from './write';
 import {
@@ -187,23 +188,18 @@ function credentials(source: KubeObject): { name: string } | undefined {
     : { name: `${nameOf(source)}-root` };
 }
 
-function storageOf(spec: Record<string, any>) {
+function specStorage(spec: Record<string, any>) {
   const storage = asRecord(spec.storage) ?? {};
   // Old releases had the claim template at spec.volumeClaimTemplate.
   const template =
     asRecord(storage.volumeClaimTemplate) ??
     asRecord(spec.volumeClaimTemplate) ??
     {};
-  const size =
-    quantity(storage.size) ??
-    quantity(asRecord(asRecord(template.resources)?.requests)?.storage);
-  const storageClassName =
-    asString(storage.storageClassName) ?? asString(template.storageClassName);
-  if (!size && !storageClassName) return undefined;
-  return {
-    ...(size && { size }),
-    ...(storageClassName && { storageClassName }),
-  };
+  const claim = claimStorageOf(template);
+  return storageOf(
+    quantity(storage.size) ?? claim?.size,
+    asString(storage.storageClassName) ?? claim?.storageClassName,
+  );
 }
 
 /** mariadb-operator: MariaDB (standalone, replication, Galera). OperatorHub capability level 4 (Deep Insights). */
@@ -232,7 +228,7 @@ export const mariadbOperatorAdapter: OperatorAdapter = {
         version,
         topology,
         replicas: asNumber(spec.replicas) ?? 1,
-        storage: storageOf(spec),
+        storage: specStorage(spec),
         resources: resourcesOf(spec.resources),
         deletionProtection: deletionProtectionOf(source),
       },

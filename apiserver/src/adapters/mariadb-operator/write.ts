@@ -3,13 +3,13 @@ import { checkUpdate } from '../../writes/checkUpdate';
 import { endpointsWithUris } from '../../writes/connectionEndpoints';
 import type { EngineRules } from '../../writes/EngineRules';
 import { replicaRulesOf } from '../../writes/replicaRule';
-import { withVersion } from '../../writes/imageRef';
-import {
-  cloneObject,
-  operatorMetadata,
-  setDeletionProtection,
-} from '../../writes/operatorMetadata';
-import { mergeResources, resourceRequirements } from '../../writes/resources';
+import { imageAtVersion } from '../../writes/imageRef';
+import { connectionDetails } from '../../writes/connectionDetails';
+import { cloneObject, setDeletionProtection } from '../../writes/operatorMetadata';
+import { operatorObject } from '../../writes/operatorObject';
+import { resourceRequirements } from '../../writes/resources';
+import { setResources } from '../../writes/setResources';
+import { storageRequest } from '../../writes/storageRequest';
 import { secretValue } from '../../writes/secretValue';
 import { validateEngineSpec } from '../../writes/validateEngineSpec';
 import { asRecord, asString, nameOf, namespaceOf } from '../shared/read';
@@ -114,27 +114,17 @@ export function mariadbWriteSide(kind: SourceKind): AdapterWriteSide {
     toOperatorObject(instance, options) {
       const { spec } = instance;
       const name = instance.metadata.name ?? '';
-      return {
-        apiVersion: `${kind.group}/${kind.version}`,
-        kind: kind.kind,
-        metadata: operatorMetadata(instance, options),
-        spec: {
-          image: `${IMAGE}:${spec.version}`,
-          replicas: spec.replicas,
-          rootPasswordSecretKeyRef: rootSecretRef(name),
-          port: PORT,
-          storage: {
-            size: spec.storage?.size,
-            ...(spec.storage?.storageClassName && {
-              storageClassName: spec.storage.storageClassName,
-            }),
-          },
-          ...(spec.resources && {
-            resources: resourceRequirements(spec.resources),
-          }),
-          ...topologySpec(spec.topology),
-        },
-      };
+      return operatorObject(kind, instance, options, {
+        image: `${IMAGE}:${spec.version}`,
+        replicas: spec.replicas,
+        rootPasswordSecretKeyRef: rootSecretRef(name),
+        port: PORT,
+        storage: storageRequest(spec.storage),
+        ...(spec.resources && {
+          resources: resourceRequirements(spec.resources),
+        }),
+        ...topologySpec(spec.topology),
+      });
     },
     applyUpdate(current, next, previous) {
       const causes = checkUpdate(mariadbRules, next, previous);
@@ -142,17 +132,12 @@ export function mariadbWriteSide(kind: SourceKind): AdapterWriteSide {
       const object = cloneObject(current);
       const spec = (object.spec ??= {});
       if (next.version && next.version !== previous.version)
-        spec.image =
-          typeof spec.image === 'string'
-            ? withVersion(spec.image, next.version)
-            : `${IMAGE}:${next.version}`;
+        spec.image = imageAtVersion(spec.image, next.version, IMAGE);
       if (next.replicas !== undefined) spec.replicas = next.replicas;
       if (next.storage?.size && next.storage.size !== previous.storage?.size)
         // storage.size supersedes the claim template's size.
         spec.storage = { ...asRecord(spec.storage), size: next.storage.size };
-      const resources = mergeResources(spec.resources, next.resources);
-      if (resources) spec.resources = resources;
-      else delete spec.resources;
+      setResources(spec, next.resources);
       setDeletionProtection(object, next.deletionProtection);
       return { object };
     },
@@ -177,15 +162,11 @@ export function mariadbWriteSide(kind: SourceKind): AdapterWriteSide {
         // MariaDB speaks the MySQL protocol; mysql:// is understood by MySQL and MariaDB clients alike.
         () => ({ scheme: 'mysql', username: ROOT_USER, password, path: '/' }),
       );
-      return {
-        host: primary.host,
-        port: primary.port,
+      return connectionDetails(primary, endpoints, {
         username: ROOT_USER,
-        ...(password !== undefined && { password }),
-        uri: primary.uri,
-        endpoints,
-        ...(secretName && { secretRef: { name: secretName } }),
-      };
+        password,
+        secretName,
+      });
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { PhaseFacts } from '../../status/facts';
 import { toInstance } from '../../status/toInstance';
+import { claimStorageOf } from '../shared/storageOf';
 import type { KubeObject, OperatorAdapter, SourceKind } from '../types';
 import { mysqlRules, mysqlWriteSide } from './write';
 import {
@@ -10,7 +11,6 @@ import {
   nameOf,
   namespaceOf,
   pascalCase,
-  quantity,
   resourcesOf,
   serviceEndpoint,
   deletionProtectionOf,
@@ -93,18 +93,8 @@ function mysqlResources(spec: Record<string, any>) {
   return resourcesOf(mysql?.resources);
 }
 
-function storageOf(spec: Record<string, any>) {
-  const template = asRecord(spec.datadirVolumeClaimTemplate) ?? {};
-  const size = quantity(
-    asRecord(asRecord(template.resources)?.requests)?.storage,
-  );
-  const storageClassName = asString(template.storageClassName);
-  if (!size && !storageClassName) return undefined;
-  return {
-    ...(size && { size }),
-    ...(storageClassName && { storageClassName }),
-  };
-}
+const specStorage = (spec: Record<string, any>) =>
+  claimStorageOf(spec.datadirVolumeClaimTemplate);
 
 /**
  * Oracle MySQL Operator: InnoDBCluster (Group Replication + MySQL Router).
@@ -137,7 +127,7 @@ export const mysqlOperatorAdapter: OperatorAdapter = {
         version: asString(spec.version),
         topology: 'innodbcluster',
         replicas: asNumber(spec.instances) ?? 1,
-        storage: storageOf(spec),
+        storage: specStorage(spec),
         resources: mysqlResources(spec),
         deletionProtection: deletionProtectionOf(source),
       },

@@ -6,11 +6,10 @@ import { checkUpdate } from '../../writes/checkUpdate';
 import { endpointsWithUris } from '../../writes/connectionEndpoints';
 import type { EngineRules } from '../../writes/EngineRules';
 import { replicaRulesOf } from '../../writes/replicaRule';
-import {
-  cloneObject,
-  operatorMetadata,
-  setDeletionProtection,
-} from '../../writes/operatorMetadata';
+import { claimSpec } from '../../writes/claimSpec';
+import { connectionDetails } from '../../writes/connectionDetails';
+import { cloneObject, setDeletionProtection } from '../../writes/operatorMetadata';
+import { operatorObject } from '../../writes/operatorObject';
 import { mergeResources, resourceRequirements } from '../../writes/resources';
 import { opaqueSecret, secretValue } from '../../writes/secretValue';
 import { validateEngineSpec } from '../../writes/validateEngineSpec';
@@ -98,29 +97,18 @@ export function mysqlWriteSide(kind: SourceKind): AdapterWriteSide {
       const { spec } = instance;
       const name = instance.metadata.name ?? '';
       const resources = resourceRequirements(spec.resources);
-      return {
-        apiVersion: `${kind.group}/${kind.version}`,
-        kind: kind.kind,
-        metadata: operatorMetadata(instance, options),
-        spec: {
+      return operatorObject(kind, instance, options, {
           secretName: rootSecretName(name),
           instances: spec.replicas,
           version: spec.version,
           // One Router; clients connect through it (rw 6446, ro 6447).
           router: { instances: 1 },
           tlsUseSelfSigned: true,
-          datadirVolumeClaimTemplate: {
-            accessModes: ['ReadWriteOnce'],
-            resources: { requests: { storage: spec.storage?.size } },
-            ...(spec.storage?.storageClassName && {
-              storageClassName: spec.storage.storageClassName,
-            }),
-          },
+          datadirVolumeClaimTemplate: claimSpec(spec.storage),
           ...(resources && {
             podSpec: { containers: [{ name: MYSQL_CONTAINER, resources }] },
           }),
-        },
-      };
+      });
     },
     applyUpdate(current, next, previous) {
       const causes = checkUpdate(mysqlRules, next, previous);
@@ -167,15 +155,11 @@ export function mysqlWriteSide(kind: SourceKind): AdapterWriteSide {
         },
         () => ({ scheme: 'mysql', username, password, path: '/' }),
       );
-      return {
-        host: primary.host,
-        port: primary.port,
+      return connectionDetails(primary, endpoints, {
         username,
-        ...(password !== undefined && { password }),
-        uri: primary.uri,
-        endpoints,
-        ...(secretName && { secretRef: { name: secretName } }),
-      };
+        password,
+        secretName,
+      });
     },
   };
 }

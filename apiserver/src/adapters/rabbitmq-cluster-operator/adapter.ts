@@ -1,5 +1,6 @@
 import type { PhaseFacts } from '../../status/facts';
 import { toInstance } from '../../status/toInstance';
+import { storageOf } from '../shared/storageOf';
 import type { KubeObject, OperatorAdapter, SourceKind } from '../types';
 import { rabbitmqRules, rabbitmqWriteSide } from './write';
 import {
@@ -11,7 +12,6 @@ import {
   hasAnyStatus,
   nameOf,
   namespaceOf,
-  quantity,
   resourcesOf,
   serviceEndpoint,
   versionFromImage,
@@ -91,11 +91,12 @@ export function rabbitmqFacts(source: KubeObject): PhaseFacts {
   return facts;
 }
 
-function storageOf(spec: Record<string, any>) {
+function specStorage(spec: Record<string, any>) {
   const persistence = asRecord(spec.persistence) ?? {};
-  const size = quantity(persistence.storage) ?? DEFAULT_STORAGE;
-  const storageClassName = asString(persistence.storageClassName);
-  return { size, ...(storageClassName && { storageClassName }) };
+  return {
+    size: DEFAULT_STORAGE,
+    ...storageOf(persistence.storage, persistence.storageClassName),
+  };
 }
 
 /** RabbitMQ Cluster Operator: RabbitmqCluster. OperatorHub capability level 3 (Full Lifecycle). */
@@ -133,7 +134,7 @@ export const rabbitmqClusterOperatorAdapter: OperatorAdapter = {
         version: versionFromImage(spec.image),
         topology: replicas > 1 ? 'cluster' : 'standalone',
         replicas,
-        storage: storageOf(spec),
+        storage: specStorage(spec),
         resources: resourcesOf(spec.resources),
         deletionProtection: deletionProtectionOf(source),
       },

@@ -2,13 +2,13 @@ import { checkUpdate } from '../../writes/checkUpdate';
 import { endpointsWithUris } from '../../writes/connectionEndpoints';
 import type { EngineRules } from '../../writes/EngineRules';
 import { replicaRulesOf } from '../../writes/replicaRule';
-import { withVersion } from '../../writes/imageRef';
-import {
-  cloneObject,
-  operatorMetadata,
-  setDeletionProtection,
-} from '../../writes/operatorMetadata';
-import { mergeResources, resourceRequirements } from '../../writes/resources';
+import { connectionDetails } from '../../writes/connectionDetails';
+import { imageAtVersion } from '../../writes/imageRef';
+import { cloneObject, setDeletionProtection } from '../../writes/operatorMetadata';
+import { operatorObject } from '../../writes/operatorObject';
+import { resourceRequirements } from '../../writes/resources';
+import { setResources } from '../../writes/setResources';
+import { storageRequest } from '../../writes/storageRequest';
 import { secretValue } from '../../writes/secretValue';
 import { validateEngineSpec } from '../../writes/validateEngineSpec';
 import { asRecord, asString, nameOf, namespaceOf } from '../shared/read';
@@ -83,22 +83,12 @@ export function rabbitmqWriteSide(kind: SourceKind): AdapterWriteSide {
     toOperatorObject(instance, options) {
       const { spec } = instance;
       const resources = resourceRequirements(spec.resources);
-      return {
-        apiVersion: `${kind.group}/${kind.version}`,
-        kind: kind.kind,
-        metadata: operatorMetadata(instance, options),
-        spec: {
-          replicas: spec.replicas,
-          image: `${IMAGE}:${spec.version}${IMAGE_SUFFIX}`,
-          persistence: {
-            storage: spec.storage?.size,
-            ...(spec.storage?.storageClassName && {
-              storageClassName: spec.storage.storageClassName,
-            }),
-          },
-          ...(resources && { resources }),
-        },
-      };
+      return operatorObject(kind, instance, options, {
+        replicas: spec.replicas,
+        image: `${IMAGE}:${spec.version}${IMAGE_SUFFIX}`,
+        persistence: storageRequest(spec.storage, 'storage'),
+        ...(resources && { resources }),
+      });
     },
     applyUpdate(current, next, previous) {
       const causes = checkUpdate(rabbitmqRules, next, previous);
@@ -106,23 +96,19 @@ export function rabbitmqWriteSide(kind: SourceKind): AdapterWriteSide {
       const object = cloneObject(current);
       const spec = (object.spec ??= {});
       if (next.version && next.version !== previous.version)
-        spec.image =
-          typeof spec.image === 'string'
-            ? withVersion(
-                spec.image,
-                next.version,
-                `${next.version}${IMAGE_SUFFIX}`,
-              )
-            : `${IMAGE}:${next.version}${IMAGE_SUFFIX}`;
+        spec.image = imageAtVersion(
+          spec.image,
+          next.version,
+          IMAGE,
+          IMAGE_SUFFIX,
+        );
       if (next.replicas !== undefined) spec.replicas = next.replicas;
       if (next.storage?.size && next.storage.size !== previous.storage?.size)
         spec.persistence = {
           ...asRecord(spec.persistence),
           storage: next.storage.size,
         };
-      const resources = mergeResources(spec.resources, next.resources);
-      if (resources) spec.resources = resources;
-      else delete spec.resources;
+      setResources(spec, next.resources);
       setDeletionProtection(object, next.deletionProtection);
       return { object };
     },
@@ -146,15 +132,11 @@ export function rabbitmqWriteSide(kind: SourceKind): AdapterWriteSide {
               { scheme: 'amqp', username, password, path: '/%2F' },
         'amqp',
       );
-      return {
-        host: primary.host,
-        port: primary.port,
-        ...(username !== undefined && { username }),
-        ...(password !== undefined && { password }),
-        uri: primary.uri,
-        endpoints,
-        secretRef: { name: defaultUserSecret(source) },
-      };
+      return connectionDetails(primary, endpoints, {
+        username,
+        password,
+        secretName: defaultUserSecret(source),
+      });
     },
   };
 }

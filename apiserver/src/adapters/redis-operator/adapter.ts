@@ -4,6 +4,7 @@ import type {
 } from '@internal/plugin-databases-common';
 import type { PhaseFacts } from '../../status/facts';
 import { toInstance } from '../../status/toInstance';
+import { claimStorageOf } from '../shared/storageOf';
 import type {
   KubeObject,
   OperatorAdapter,
@@ -19,7 +20,6 @@ import {
   hasAnyStatus,
   nameOf,
   namespaceOf,
-  quantity,
   resourcesOf,
   serviceEndpoint,
   versionFromImage,
@@ -241,17 +241,10 @@ function endpoints(
   }
 }
 
-function storageOf(spec: Record<string, any>) {
-  const claim =
-    asRecord(asRecord(asRecord(spec.storage)?.volumeClaimTemplate)?.spec) ?? {};
-  const size = quantity(asRecord(asRecord(claim.resources)?.requests)?.storage);
-  const storageClassName = asString(claim.storageClassName);
-  if (!size && !storageClassName) return undefined;
-  return {
-    ...(size && { size }),
-    ...(storageClassName && { storageClassName }),
-  };
-}
+const specStorage = (spec: Record<string, any>) =>
+  claimStorageOf(
+    asRecord(asRecord(spec.storage)?.volumeClaimTemplate)?.spec,
+  );
 
 /**
  * OT-CONTAINER-KIT redis-operator: Redis, RedisReplication, RedisSentinel, RedisCluster.
@@ -296,7 +289,7 @@ export const redisOperatorAdapter: OperatorAdapter = {
         version,
         topology: topologyOf(kind.kind, spec),
         replicas: specReplicas(spec, kind.kind),
-        storage: kind.kind === 'RedisSentinel' ? undefined : storageOf(spec),
+        storage: kind.kind === 'RedisSentinel' ? undefined : specStorage(spec),
         resources: resourcesOf(kubernetesConfig.resources),
         deletionProtection: deletionProtectionOf(source),
       },

@@ -9,12 +9,12 @@ import type { EngineRules } from '../../writes/EngineRules';
 import { forbidden } from '../../writes/FieldCause';
 import { replicaRulesOf } from '../../writes/replicaRule';
 import { withVersion } from '../../writes/imageRef';
-import {
-  cloneObject,
-  operatorMetadata,
-  setDeletionProtection,
-} from '../../writes/operatorMetadata';
-import { mergeResources, resourceRequirements } from '../../writes/resources';
+import { claimSpec } from '../../writes/claimSpec';
+import { connectionDetails } from '../../writes/connectionDetails';
+import { cloneObject, setDeletionProtection } from '../../writes/operatorMetadata';
+import { operatorObject } from '../../writes/operatorObject';
+import { resourceRequirements } from '../../writes/resources';
+import { setResources } from '../../writes/setResources';
 import { opaqueSecret, secretValue } from '../../writes/secretValue';
 import { validateEngineSpec } from '../../writes/validateEngineSpec';
 import { majorOf } from '../../writes/version';
@@ -77,15 +77,7 @@ const redisImage = (version: string | undefined) =>
   `${REDIS_IMAGE}:v${version}`;
 
 function storageSpec(size: string | undefined, storageClassName?: string) {
-  return {
-    volumeClaimTemplate: {
-      spec: {
-        accessModes: ['ReadWriteOnce'],
-        resources: { requests: { storage: size } },
-        ...(storageClassName && { storageClassName }),
-      },
-    },
-  };
+  return { volumeClaimTemplate: { spec: claimSpec({ size, storageClassName }) } };
 }
 
 /** The write side for the four redis-operator kinds, one per topology. */
@@ -145,12 +137,7 @@ export function redisWriteSide(
           image: `${SENTINEL_IMAGE}:v${spec.version}`,
           imagePullPolicy: 'IfNotPresent',
         };
-      return {
-        apiVersion: `${kind.group}/${kind.version}`,
-        kind: kind.kind,
-        metadata: operatorMetadata(instance, options),
-        spec: body,
-      };
+      return operatorObject(kind, instance, options, body);
     },
     applyUpdate(current, next, previous) {
       const causes = checkUpdate(redisRules, next, previous);
@@ -206,9 +193,7 @@ export function redisWriteSide(
             ...storageSpec(next.storage.size, next.storage.storageClassName),
           };
       }
-      const resources = mergeResources(config.resources, next.resources);
-      if (resources) config.resources = resources;
-      else delete config.resources;
+      setResources(config, next.resources);
       setDeletionProtection(object, next.deletionProtection);
       return { object };
     },
@@ -250,15 +235,11 @@ export function redisWriteSide(
               { scheme: 'redis' }
             : { scheme: 'redis', username, password },
       );
-      return {
-        host: primary.host,
-        port: primary.port,
-        ...(username !== undefined && { username }),
-        ...(password !== undefined && { password }),
-        uri: primary.uri,
-        endpoints,
-        ...(secretName && { secretRef: { name: secretName } }),
-      };
+      return connectionDetails(primary, endpoints, {
+        username,
+        password,
+        secretName,
+      });
     },
   };
 }
