@@ -36,8 +36,7 @@ export class ClusterWatcher {
   private running: Promise<void> | undefined;
   /** When the watch stopped working (for the log line saying it works again). */
   private unhealthySince: number | undefined;
-  /** When {@link start} was called. */
-  startedAt: number | undefined;
+  private started: number | undefined;
 
   constructor(
     private readonly client: KubeClusterClient,
@@ -52,7 +51,7 @@ export class ClusterWatcher {
 
   start(): void {
     if (this.running) return;
-    this.startedAt = Date.now();
+    this.started = Date.now();
     // Requests that got no answer while the stream seemed fine (a cluster that hangs keeps its
     // open stream quiet, not closed): reconnect, so the list finds out whether it answers.
     const unsubscribe = this.client.reachability.onSilent(() => this.streaming?.abort());
@@ -63,6 +62,11 @@ export class ClusterWatcher {
     this.abort.abort();
     this.streaming?.abort();
     await this.running;
+  }
+
+  /** When {@link start} was called. */
+  get startedAt(): number | undefined {
+    return this.started;
   }
 
   /** Listed at least once: `instances()` is the cluster's state (maybe stale, see {@link ready}). */
@@ -91,8 +95,8 @@ export class ClusterWatcher {
   }
 
   health(): { healthy: boolean; message?: string } {
-    if (this.healthy === undefined && this.startedAt !== undefined) {
-      return { healthy: false, message: `no answer yet to the first list of its instances, asked at ${rfc3339(this.startedAt)}` };
+    if (this.healthy === undefined && this.started !== undefined) {
+      return { healthy: false, message: `no answer yet to the first list of its instances, asked at ${rfc3339(this.started)}` };
     }
     return { healthy: this.healthy ?? false, message: this.message };
   }
