@@ -1,8 +1,9 @@
 import type { HealthColour, PhaseFacts } from '../../status/facts';
 import { toInstance } from '../../status/toInstance';
+import { adapterBasics } from '../shared/adapterBasics';
 import { claimStorageOf } from '../shared/storageOf';
 import type { KubeObject, OperatorAdapter, SourceKind } from '../types';
-import { eckRules, eckWriteSide } from './write';
+import { eckWriteSide } from './write';
 import {
   asArray,
   asNumber,
@@ -153,16 +154,9 @@ function resourcesOfNodeSets(spec: Record<string, any>) {
 
 /** Elastic Cloud on Kubernetes: Elasticsearch. OperatorHub capability level 4 (Deep Insights). */
 export const eckAdapter: OperatorAdapter = {
-  id: 'eck',
-  engine: 'elasticsearch',
-  operator: 'eck',
-  capabilityLevel: 4,
-  kinds: [ELASTICSEARCH],
-  relatedTypes: [],
   // ECK 3.5 samples use 9.4.3; 8.x from 8.18 can still be upgraded to 9.
-  versions: [...eckRules.versions],
-  relatedRefs: () => [],
-  write: eckWriteSide(ELASTICSEARCH),
+  ...adapterBasics(eckWriteSide(ELASTICSEARCH), [ELASTICSEARCH]),
+  capabilityLevel: 4,
   project(source, kind) {
     const spec = asRecord(source.spec) ?? {};
     const status = asRecord(source.status) ?? {};

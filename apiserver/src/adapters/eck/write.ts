@@ -9,7 +9,7 @@ import { cloneObject, setDeletionProtection } from '../../writes/operatorMetadat
 import { operatorObject } from '../../writes/operatorObject';
 import { mergeResources, resourceRequirements } from '../../writes/resources';
 import { secretValue } from '../../writes/secretValue';
-import { validateEngineSpec } from '../../writes/validateEngineSpec';
+import { rulesWriteSide } from '../../writes/rulesWriteSide';
 import { compareVersions, majorOf } from '../../writes/version';
 import { asArray, asRecord, nameOf, namespaceOf } from '../shared/read';
 import type { AdapterWriteSide, SourceKind } from '../types';
@@ -63,9 +63,7 @@ const elasticUserSecret = (name: string) => `${name}-es-elastic-user`;
 /** The write side for Elasticsearch objects: one node set `default` holding every node. */
 export function eckWriteSide(kind: SourceKind): AdapterWriteSide {
   return {
-    rules: eckRules,
-    topologies: ['cluster'],
-    defaultTopology: 'cluster',
+    ...rulesWriteSide(eckRules, 'cluster'),
     defaults: () => ({
       version: '9.4.3',
       replicas: 3,
@@ -79,7 +77,6 @@ export function eckWriteSide(kind: SourceKind): AdapterWriteSide {
     // ECK's own webhook limit (MaxElasticsearchNameLength).
     maxNameLength: 36,
     kindFor: () => kind,
-    validate: (spec, ctx) => validateEngineSpec(eckRules, spec, ctx),
     toOperatorObject(instance, options) {
       const { spec } = instance;
       const resources = resourceRequirements(spec.resources);

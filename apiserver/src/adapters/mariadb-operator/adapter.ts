@@ -4,9 +4,10 @@ import type {
 } from '@internal/plugin-databases-common';
 import type { PhaseFacts, Signal } from '../../status/facts';
 import { toInstance } from '../../status/toInstance';
+import { adapterBasics } from '../shared/adapterBasics';
 import { claimStorageOf, storageOf } from '../shared/storageOf';
 import type { KubeObject, OperatorAdapter, SourceKind } from '../types';
-import { mariadbRules, mariadbWriteSide } from './write';
+import { mariadbWriteSide } from './write';
 import {
   asNumber,
   asRecord,
@@ -160,7 +161,12 @@ export function mariadbFacts(source: KubeObject): PhaseFacts {
   }
   // Replicas that are not replicating yet are expected while a change (a scale-out, an upgrade)
   // rolls out; only outside one do they make the instance Degraded.
-  if (replication?.broken && onceReady && !facts.unhealthy && !facts.progress?.change)
+  if (
+    replication?.broken &&
+    onceReady &&
+    !facts.unhealthy &&
+    !facts.progress?.change
+  )
     facts.unhealthy = replication.broken;
   return facts;
 }
@@ -204,16 +210,9 @@ function specStorage(spec: Record<string, any>) {
 
 /** mariadb-operator: MariaDB (standalone, replication, Galera). OperatorHub capability level 4 (Deep Insights). */
 export const mariadbOperatorAdapter: OperatorAdapter = {
-  id: 'mariadb-operator',
-  engine: 'mariadb',
-  operator: 'mariadb-operator',
-  capabilityLevel: 4,
-  kinds: [MARIADB],
-  relatedTypes: [],
   // Community >= 10.6 is supported; 11.8 is the operator's default image line.
-  versions: [...mariadbRules.versions],
-  relatedRefs: () => [],
-  write: mariadbWriteSide(MARIADB),
+  ...adapterBasics(mariadbWriteSide(MARIADB), [MARIADB]),
+  capabilityLevel: 4,
   project(source, kind) {
     const spec = asRecord(source.spec) ?? {};
     const status = asRecord(source.status) ?? {};

@@ -11,7 +11,7 @@ import { resourceRequirements } from '../../writes/resources';
 import { setResources } from '../../writes/setResources';
 import { storageRequest } from '../../writes/storageRequest';
 import { secretValue } from '../../writes/secretValue';
-import { validateEngineSpec } from '../../writes/validateEngineSpec';
+import { rulesWriteSide } from '../../writes/rulesWriteSide';
 import { asRecord, asString, nameOf, namespaceOf } from '../shared/read';
 import type {
   AdapterWriteSide,
@@ -94,9 +94,7 @@ function topologySpec(topology: DatabaseTopology | undefined) {
 /** The write side for MariaDB objects. */
 export function mariadbWriteSide(kind: SourceKind): AdapterWriteSide {
   return {
-    rules: mariadbRules,
-    topologies: [...mariadbRules.topologies],
-    defaultTopology: 'standalone',
+    ...rulesWriteSide(mariadbRules, 'standalone'),
     defaults: (topology): InstanceDefaults => ({
       version: '11.4',
       replicas: REPLICAS[topology] ?? 1,
@@ -110,7 +108,6 @@ export function mariadbWriteSide(kind: SourceKind): AdapterWriteSide {
     // controller-revision-hash label `<name>-<10 chars>` that must fit 63.
     maxNameLength: 52,
     kindFor: () => kind,
-    validate: (spec, ctx) => validateEngineSpec(mariadbRules, spec, ctx),
     toOperatorObject(instance, options) {
       const { spec } = instance;
       const name = instance.metadata.name ?? '';

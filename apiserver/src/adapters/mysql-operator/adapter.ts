@@ -1,8 +1,9 @@
 import type { PhaseFacts } from '../../status/facts';
 import { toInstance } from '../../status/toInstance';
+import { adapterBasics } from '../shared/adapterBasics';
 import { claimStorageOf } from '../shared/storageOf';
 import type { KubeObject, OperatorAdapter, SourceKind } from '../types';
-import { mysqlRules, mysqlWriteSide } from './write';
+import { mysqlWriteSide } from './write';
 import {
   asArray,
   asNumber,
@@ -102,16 +103,9 @@ const specStorage = (spec: Record<string, any>) =>
  * so 2 (Seamless Upgrades: it rolls server/router versions from spec.version) is our own rating.
  */
 export const mysqlOperatorAdapter: OperatorAdapter = {
-  id: 'mysql-operator',
-  engine: 'mysql',
-  operator: 'mysql-operator',
-  capabilityLevel: 2,
-  kinds: [INNODB_CLUSTER],
-  relatedTypes: [],
   // 9.1.0 is the default at 9.1.0-2.2.2; 8.4 and 8.0 are the LTS lines it supports (>= 8.0.27).
-  versions: [...mysqlRules.versions],
-  relatedRefs: () => [],
-  write: mysqlWriteSide(INNODB_CLUSTER),
+  ...adapterBasics(mysqlWriteSide(INNODB_CLUSTER), [INNODB_CLUSTER]),
+  capabilityLevel: 2,
   project(source, kind) {
     const spec = asRecord(source.spec) ?? {};
     const status = asRecord(source.status) ?? {};

@@ -12,7 +12,7 @@ import { cloneObject, setDeletionProtection } from '../../writes/operatorMetadat
 import { operatorObject } from '../../writes/operatorObject';
 import { mergeResources, resourceRequirements } from '../../writes/resources';
 import { opaqueSecret, secretValue } from '../../writes/secretValue';
-import { validateEngineSpec } from '../../writes/validateEngineSpec';
+import { rulesWriteSide } from '../../writes/rulesWriteSide';
 import {
   asArray,
   asRecord,
@@ -77,9 +77,7 @@ function mysqlContainer(spec: Record<string, any>): Record<string, any> {
 /** The write side for InnoDBCluster objects. */
 export function mysqlWriteSide(kind: SourceKind): AdapterWriteSide {
   return {
-    rules: mysqlRules,
-    topologies: ['innodbcluster'],
-    defaultTopology: 'innodbcluster',
+    ...rulesWriteSide(mysqlRules, 'innodbcluster'),
     defaults: () => ({
       version: '8.4.3',
       replicas: 3,
@@ -92,7 +90,6 @@ export function mysqlWriteSide(kind: SourceKind): AdapterWriteSide {
     // The CRD itself limits metadata.name to 40 characters.
     maxNameLength: 40,
     kindFor: () => kind,
-    validate: (spec, ctx) => validateEngineSpec(mysqlRules, spec, ctx),
     toOperatorObject(instance, options) {
       const { spec } = instance;
       const name = instance.metadata.name ?? '';

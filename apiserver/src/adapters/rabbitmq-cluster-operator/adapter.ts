@@ -1,8 +1,9 @@
 import type { PhaseFacts } from '../../status/facts';
 import { toInstance } from '../../status/toInstance';
+import { adapterBasics } from '../shared/adapterBasics';
 import { storageOf } from '../shared/storageOf';
 import type { KubeObject, OperatorAdapter, SourceKind } from '../types';
-import { rabbitmqRules, rabbitmqWriteSide } from './write';
+import { rabbitmqWriteSide } from './write';
 import {
   asNumber,
   asRecord,
@@ -101,16 +102,9 @@ function specStorage(spec: Record<string, any>) {
 
 /** RabbitMQ Cluster Operator: RabbitmqCluster. OperatorHub capability level 3 (Full Lifecycle). */
 export const rabbitmqClusterOperatorAdapter: OperatorAdapter = {
-  id: 'rabbitmq-cluster-operator',
-  engine: 'rabbitmq',
-  operator: 'rabbitmq-cluster-operator',
-  capabilityLevel: 3,
-  kinds: [RABBITMQ_CLUSTER],
-  relatedTypes: [],
   // 4.2.6 is the operator's default image (v2.22.3); 3.13 is the last 3.x line.
-  versions: [...rabbitmqRules.versions],
-  relatedRefs: () => [],
-  write: rabbitmqWriteSide(RABBITMQ_CLUSTER),
+  ...adapterBasics(rabbitmqWriteSide(RABBITMQ_CLUSTER), [RABBITMQ_CLUSTER]),
+  capabilityLevel: 3,
   project(source, kind) {
     const spec = asRecord(source.spec) ?? {};
     const status = asRecord(source.status) ?? {};

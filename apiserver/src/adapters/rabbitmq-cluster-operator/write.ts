@@ -10,7 +10,7 @@ import { resourceRequirements } from '../../writes/resources';
 import { setResources } from '../../writes/setResources';
 import { storageRequest } from '../../writes/storageRequest';
 import { secretValue } from '../../writes/secretValue';
-import { validateEngineSpec } from '../../writes/validateEngineSpec';
+import { rulesWriteSide } from '../../writes/rulesWriteSide';
 import { asRecord, asString, nameOf, namespaceOf } from '../shared/read';
 import type { AdapterWriteSide, KubeObject, SourceKind } from '../types';
 
@@ -63,9 +63,7 @@ function defaultUserSecret(source: KubeObject): string {
 /** The write side for RabbitmqCluster objects (standalone = 1 replica, cluster = more). */
 export function rabbitmqWriteSide(kind: SourceKind): AdapterWriteSide {
   return {
-    rules: rabbitmqRules,
-    topologies: [...rabbitmqRules.topologies],
-    defaultTopology: 'standalone',
+    ...rulesWriteSide(rabbitmqRules, 'standalone'),
     defaults: topology => ({
       version: '4.2.6',
       replicas: topology === 'cluster' ? 3 : 1,
@@ -79,7 +77,6 @@ export function rabbitmqWriteSide(kind: SourceKind): AdapterWriteSide {
     // StatefulSet `<name>-server` (+7) and its pods' revision label (+11) must fit 63.
     maxNameLength: 45,
     kindFor: () => kind,
-    validate: (spec, ctx) => validateEngineSpec(rabbitmqRules, spec, ctx),
     toOperatorObject(instance, options) {
       const { spec } = instance;
       const resources = resourceRequirements(spec.resources);

@@ -4,6 +4,7 @@ import type {
 } from '@internal/plugin-databases-common';
 import type { PhaseFacts } from '../../status/facts';
 import { toInstance } from '../../status/toInstance';
+import { adapterBasics } from '../shared/adapterBasics';
 import { claimStorageOf } from '../shared/storageOf';
 import type {
   KubeObject,
@@ -27,7 +28,7 @@ import {
   deletionProtectionOf,
 } from '../shared/read';
 import { observeStatefulSet, STATEFUL_SETS } from '../shared/statefulSetFacts';
-import { redisRules, redisWriteSide } from './write';
+import { redisWriteSide } from './write';
 
 const GROUP = 'redis.redis.opstreelabs.in';
 const VERSION = 'v1beta2';
@@ -242,29 +243,25 @@ function endpoints(
 }
 
 const specStorage = (spec: Record<string, any>) =>
-  claimStorageOf(
-    asRecord(asRecord(spec.storage)?.volumeClaimTemplate)?.spec,
-  );
+  claimStorageOf(asRecord(asRecord(spec.storage)?.volumeClaimTemplate)?.spec);
 
 /**
  * OT-CONTAINER-KIT redis-operator: Redis, RedisReplication, RedisSentinel, RedisCluster.
  * OperatorHub capability level 2 (Seamless Upgrades).
  */
 export const redisOperatorAdapter: OperatorAdapter = {
-  id: 'redis-operator',
-  engine: 'redis',
-  operator: 'redis-operator',
-  capabilityLevel: 2,
-  kinds: [REDIS, REDIS_REPLICATION, REDIS_SENTINEL, REDIS_CLUSTER],
-  relatedTypes: [STATEFUL_SETS],
   // The operator supports Redis >= 6; RedisCluster's clusterVersion knows v6 and v7.
-  versions: [...redisRules.versions],
-  write: redisWriteSide({
-    standalone: REDIS,
-    replication: REDIS_REPLICATION,
-    sentinel: REDIS_REPLICATION,
-    cluster: REDIS_CLUSTER,
-  }),
+  ...adapterBasics(
+    redisWriteSide({
+      standalone: REDIS,
+      replication: REDIS_REPLICATION,
+      sentinel: REDIS_REPLICATION,
+      cluster: REDIS_CLUSTER,
+    }),
+    [REDIS, REDIS_REPLICATION, REDIS_SENTINEL, REDIS_CLUSTER],
+  ),
+  relatedTypes: [STATEFUL_SETS],
+  capabilityLevel: 2,
   relatedRefs(source, kind): RelatedRef[] {
     const name = statefulSetName(source, kind.kind);
     return name

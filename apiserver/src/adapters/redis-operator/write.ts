@@ -16,7 +16,7 @@ import { operatorObject } from '../../writes/operatorObject';
 import { resourceRequirements } from '../../writes/resources';
 import { setResources } from '../../writes/setResources';
 import { opaqueSecret, secretValue } from '../../writes/secretValue';
-import { validateEngineSpec } from '../../writes/validateEngineSpec';
+import { rulesWriteSide } from '../../writes/rulesWriteSide';
 import { majorOf } from '../../writes/version';
 import { asRecord, asString, nameOf, namespaceOf } from '../shared/read';
 import type { AdapterWriteSide, SourceKind } from '../types';
@@ -90,9 +90,7 @@ export function redisWriteSide(
   const kindFor = (topology: DatabaseTopology) =>
     kinds[topology as keyof typeof kinds] ?? kinds.standalone;
   return {
-    rules: redisRules,
-    topologies: [...redisRules.topologies],
-    defaultTopology: 'standalone',
+    ...rulesWriteSide(redisRules, 'standalone'),
     defaults: topology => ({
       version: '7.0.15',
       replicas: REPLICAS[topology] ?? 1,
@@ -106,7 +104,6 @@ export function redisWriteSide(
     // revision label `<name>-follower-<10>` of its StatefulSet's pods (+20 as well).
     maxNameLength: 43,
     kindFor,
-    validate: (spec, ctx) => validateEngineSpec(redisRules, spec, ctx),
     toOperatorObject(instance, options) {
       const { spec } = instance;
       const name = instance.metadata.name ?? '';
