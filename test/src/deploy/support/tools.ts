@@ -18,6 +18,9 @@ export const repoRoot = (() => {
 /** The Helm chart under test. */
 export const chartDir = path.join(repoRoot, 'deploy/helm/dbaas-apiserver');
 
+/** The Backstage backend's RBAC chart under test. */
+export const backstageChartDir = path.join(repoRoot, 'deploy/backstage');
+
 /** The kustomize tree under test. */
 export const kustomizeDir = path.join(repoRoot, 'deploy/kustomize');
 
@@ -108,6 +111,22 @@ export function helmTemplate(
     'template',
     release,
     chartDir,
+    '--namespace',
+    namespace,
+    ...args,
+  ]);
+}
+
+/** deploy/backstage as docs/install.md installs it: `helm template dbaas-backstage deploy/backstage -n backstage [args]`. */
+export function helmTemplateBackstage(
+  args: string[] = [],
+  release = 'dbaas-backstage',
+  namespace = 'backstage',
+): string {
+  return runOk(helmBinary(), [
+    'template',
+    release,
+    backstageChartDir,
     '--namespace',
     namespace,
     ...args,
