@@ -299,3 +299,86 @@ describe('secrets to create', () => {
     });
   });
 });
+
+describe('connection details before the status lists any endpoint', () => {
+  // An object the operator has not reported on yet (or adopted with no status): the details
+  // fall back to the Service every operator creates under the object's name.
+  it.each<[string, string, Record<string, unknown>]>([
+    [
+      'mariadb',
+      'orders-root',
+      {
+        host: 'orders.team-a.svc',
+        port: 3306,
+        uri: `mysql://root:${ENCODED}@orders.team-a.svc:3306/`,
+        endpoints: [
+          expect.objectContaining({
+            name: 'primary',
+            host: 'orders.team-a.svc',
+          }),
+        ],
+      },
+    ],
+    [
+      'mysql',
+      'orders-root',
+      {
+        host: 'orders.team-a.svc',
+        port: 6446,
+        endpoints: [expect.objectContaining({ name: 'primary', port: 6446 })],
+      },
+    ],
+    [
+      'redis',
+      'orders-password',
+      {
+        host: 'orders.team-a.svc',
+        port: 6379,
+        uri: `redis://default:${ENCODED}@orders.team-a.svc:6379`,
+        endpoints: [expect.objectContaining({ name: 'primary', port: 6379 })],
+      },
+    ],
+    [
+      'elasticsearch',
+      'orders-es-elastic-user',
+      {
+        host: 'orders-es-http.team-a.svc',
+        port: 9200,
+        uri: `https://elastic:${ENCODED}@orders-es-http.team-a.svc:9200`,
+        endpoints: [expect.objectContaining({ name: 'http', port: 9200 })],
+      },
+    ],
+    [
+      'rabbitmq',
+      'orders-default-user',
+      {
+        host: 'orders.team-a.svc',
+        port: 5672,
+        uri: `amqp://guest:${ENCODED}@orders.team-a.svc:5672/%2F`,
+        endpoints: [
+          expect.objectContaining({ name: 'amqp', host: 'orders.team-a.svc' }),
+        ],
+      },
+    ],
+  ])(
+    '%s: the Service named after the object',
+    (engine, secretName, expected) => {
+      const { write, source, instance } = created(engine);
+      delete instance.status;
+      const data = {
+        password: PASSWORD,
+        rootPassword: PASSWORD,
+        rootUser: 'root',
+        elastic: PASSWORD,
+        username: 'guest',
+      };
+      const details = write.connection(
+        instance,
+        source,
+        secret(secretName, data),
+      );
+      expect(details).toMatchObject({ ...expected, password: PASSWORD });
+      expect(details.endpoints).toHaveLength(1);
+    },
+  );
+});

@@ -418,6 +418,17 @@ describe('update refusals say why', () => {
     ]);
   });
 
+  it('refuses rabbitmq cluster to standalone for the scale-down alone: one node is standalone', () => {
+    const result = update({ engine: 'rabbitmq', topology: 'cluster' }, p => ({
+      ...p,
+      topology: 'standalone',
+      replicas: 1,
+    }));
+    expect(refusals(result)).toEqual([
+      'spec.replicas: Forbidden: scaling down from 3 to 1 is not supported by rabbitmq-cluster-operator',
+    ]);
+  });
+
   it('lets rabbitmq grow from standalone to a cluster by scaling up', () => {
     const result = update({ engine: 'rabbitmq' }, p => ({
       ...p,

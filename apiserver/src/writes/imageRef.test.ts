@@ -1,5 +1,5 @@
 import { describe, it, expect } from '@jest/globals';
-import { withImageTag, withVersion } from './imageRef';
+import { imageAtVersion, withImageTag, withVersion } from './imageRef';
 
 describe('withImageTag', () => {
   it.each([
@@ -46,5 +46,37 @@ describe('withVersion', () => {
     ['mariadb', '11.8', undefined, 'mariadb:11.8'],
   ])('%s to %s', (image, version, unversioned, expected) => {
     expect(withVersion(image, version, unversioned)).toBe(expected);
+  });
+});
+
+describe('imageAtVersion', () => {
+  it.each<[string, unknown, string]>([
+    // The current image moves, its registry and tag form kept.
+    [
+      'a versioned image',
+      'mirror.example/rabbitmq:3.13.7-management',
+      'mirror.example/rabbitmq:4.2.6-management',
+    ],
+    // A tag that names no version gets the engine's own versioned tag, suffix included.
+    [
+      'an unversioned tag',
+      'mirror.example/rabbitmq:latest',
+      'mirror.example/rabbitmq:4.2.6-management',
+    ],
+    // No image at all (adopted objects may rely on the operator's default): the engine's own.
+    ['no image', undefined, 'rabbitmq:4.2.6-management'],
+    ['an empty image', '', 'rabbitmq:4.2.6-management'],
+    ['an image that is not a string', 42, 'rabbitmq:4.2.6-management'],
+  ])('%s', (_case, current, expected) => {
+    expect(imageAtVersion(current, '4.2.6', 'rabbitmq', '-management')).toBe(
+      expected,
+    );
+  });
+
+  it('has no suffix unless given one', () => {
+    expect(imageAtVersion(undefined, '11.4', 'mariadb')).toBe('mariadb:11.4');
+    expect(imageAtVersion('mariadb:latest', '11.4', 'mariadb')).toBe(
+      'mariadb:11.4',
+    );
   });
 });
