@@ -10,7 +10,8 @@ const run = promisify(execFile);
 const hasKubectl = spawnSync('kubectl', ['version', '--client']).status === 0;
 
 // The emulator's RBAC as kubectl sees it: real objects, Kubernetes' bootstrap roles, the chart's
-// roles rendered by helm, the people's bindings from the auth file.
+// roles and the Backstage backend's (deploy/backstage) rendered by helm, the people's bindings from
+// the auth file.
 (hasKubectl ? describe : describe.skip)(
   `KubeEmulator RBAC through kubectl${hasKubectl ? '' : ' [skipped: no kubectl binary on this machine]'}`,
   () => {
@@ -55,7 +56,7 @@ const hasKubectl = spawnSync('kubectl', ['version', '--client']).status === 0;
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
-    it('serves the bootstrap, chart and auth-file roles as ClusterRoles', async () => {
+    it('serves the bootstrap and charts’ roles as ClusterRoles, and none written for the emulator', async () => {
       const out = await kubectl('admin', 'get', 'clusterroles', '-o', 'name');
       expect(out.stderr).toBe('');
       const names = out.stdout.trim().split('\n');
@@ -67,13 +68,13 @@ const hasKubectl = spawnSync('kubectl', ['version', '--client']).status === 0;
           'clusterrole.rbac.authorization.k8s.io/dbaas-apiserver',
           'clusterrole.rbac.authorization.k8s.io/dbaas-view',
           'clusterrole.rbac.authorization.k8s.io/dbaas-connection-reader',
-          'clusterrole.rbac.authorization.k8s.io/backstage-backend-impersonator',
+          'clusterrole.rbac.authorization.k8s.io/dbaas-backstage',
         ]),
       );
-      // the hand-written apiserver roles are gone
+      // the hand-written apiserver and Backstage backend roles are gone
       expect(
         names.filter(n =>
-          /dbaas-apiserver-(operators|cluster-reader|secrets-write)/.test(n),
+          /dbaas-apiserver-(operators|cluster-reader|secrets-write)|backstage-backend-/.test(n),
         ),
       ).toEqual([]);
     });
@@ -133,10 +134,10 @@ const hasKubectl = spawnSync('kubectl', ['version', '--client']).status === 0;
           .split('\n')
           .filter(l => l.startsWith('databaseinstances'))
           .map(l => l.replace(/\s+/g, ' ').trim());
-      // the auth file binds team-a to dbaas-view and dbaas-edit as the namespace appears: no credentials
-      // (kubectl merges the rules per resource)
+      // the auth file binds team-a to dbaas-edit alone as the namespace appears: it reads too, and
+      // has no credentials (kubectl merges the rules per resource)
       expect(await rules()).toEqual([
-        'databaseinstances.dbaas.platform.dev [] [] [create update patch delete deletecollection get list watch]',
+        'databaseinstances.dbaas.platform.dev [] [] [get list watch create update patch delete deletecollection]',
         'databaseinstances.dbaas.platform.dev/status [] [] [get list watch]',
       ]);
       const created = await kubectl(

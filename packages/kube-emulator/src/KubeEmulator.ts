@@ -20,6 +20,7 @@ import { loadCompactCrds } from './crds';
 import { applyRbacObjects } from './rbac/applyRbacObjects';
 import { applyRbacObjectsAsNamespacesAppear } from './rbac/applyRbacObjectsAsNamespacesAppear';
 import { authRulesToRbacObjects } from './rbac/authRulesToRbacObjects';
+import { BACKSTAGE_CHART_DIR, EMULATOR_BACKSTAGE_INSTALL } from './rbac/backstageRbacChart';
 import { bootstrapPolicy } from './rbac/bootstrapPolicy';
 import { ClusterRoleAggregator } from './rbac/ClusterRoleAggregator';
 import { RbacObjectIndex } from './rbac/RbacObjectIndex';
@@ -55,6 +56,12 @@ export interface KubeEmulatorOptions {
    * EMULATOR_CHART_INSTALL). Start fails when helm cannot render it.
    */
   apiserverChart?: { dir?: string; install?: ChartInstall };
+  /**
+   * The Backstage backend's RBAC chart, rendered and applied the same way (default:
+   * deploy/backstage installed as EMULATOR_BACKSTAGE_INSTALL, for the ServiceAccount
+   * backstage/backend).
+   */
+  backstageChart?: { dir?: string; install?: ChartInstall };
   /** CRDs to register at start: our compact ones (default), or any CRD objects (tests pass upstream's). */
   crds?: Array<Record<string, unknown>>;
   /** Seed the demo teams and instances (default false). */
@@ -121,15 +128,23 @@ export class KubeEmulator {
     });
     const authenticator = new EmulatorAuthenticator({ clientCaPem: certs.clientCa.certPem, config: authConfig });
     // Rendered before anything else is set up: a missing helm fails the start at once.
-    const chartRbac = await renderChartRbac(options.apiserverChart?.dir, options.apiserverChart?.install);
+    const [chartRbac, backstageRbac] = await Promise.all([
+      renderChartRbac(options.apiserverChart?.dir, options.apiserverChart?.install),
+      renderChartRbac(
+        options.backstageChart?.dir ?? BACKSTAGE_CHART_DIR,
+        options.backstageChart?.install ?? EMULATOR_BACKSTAGE_INSTALL,
+      ),
+    ]);
 
     for (const ns of ['dbaas-system', 'backstage']) {
       store.create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
     }
-    // RBAC as a cluster with the chart installed has it: Kubernetes' bootstrap roles, the chart's
-    // objects, then the auth file's (the Backstage backend's shorthand rules, the people's bindings).
+    // RBAC as a cluster with both charts installed has it: Kubernetes' bootstrap roles, the
+    // apiserver chart's objects, the Backstage backend's (deploy/backstage), then the auth file's
+    // (the people's bindings; `rules:` shorthand only in tests' own auth files).
     applyRbacObjects(store, bootstrapPolicy());
     applyRbacObjects(store, chartRbac);
+    applyRbacObjects(store, backstageRbac);
     applyRbacObjects(store, authRulesToRbacObjects(authConfig.rules));
     const onboarding = applyRbacObjectsAsNamespacesAppear(store, authConfig.rbac);
     const aggregator = new ClusterRoleAggregator(store, log);
