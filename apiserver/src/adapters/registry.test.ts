@@ -1,9 +1,9 @@
 import { describe, it, expect } from '@jest/globals';
-import { DATABASE_ENGINE_NAMES } from '@internal/plugin-databases-common';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
   adapters,
+  engineNames,
   findAdapterForEngine,
   findAdapterForKind,
   findAdapterForObject,
@@ -12,9 +12,10 @@ import { OPERATORS_DIR } from './__testUtils__/operatorFiles';
 
 describe('adapter registry', () => {
   it('has one adapter per engine and one folder per adapter id', () => {
-    expect(adapters.map(a => a.engine).sort()).toEqual(
-      [...DATABASE_ENGINE_NAMES].sort(),
-    );
+    // The engine set is the registry's: no other list to keep in step, so only uniqueness.
+    const engines = engineNames();
+    expect(new Set(engines).size).toBe(engines.length);
+    expect(engines).toEqual(adapters.map(a => a.engine));
     for (const adapter of adapters) {
       expect(
         fs.existsSync(path.join(__dirname, adapter.id, 'adapter.ts')),

@@ -48,3 +48,10 @@ export function findAdapterForEngine(
 ): OperatorAdapter | undefined {
   return list.find(a => a.engine === engine);
 }
+
+/**
+ * The engines served, in registry order: the one list of engine names (schemas, policy and
+ * config validation read it), so a new adapter brings its engine with it.
+ */
+export const engineNames = (list: readonly OperatorAdapter[] = adapters): string[] =>
+  list.map(a => a.engine);

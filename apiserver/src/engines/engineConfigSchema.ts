@@ -1,4 +1,4 @@
-import { DATABASE_ENGINE_NAMES } from '@internal/plugin-databases-common';
+import { engineNames } from '../adapters/registry';
 
 // Quantities may be written unquoted (`cpu: 2`), versions too by mistake (`11.4` is a YAML
 // number): both are accepted here and their syntax checked after the schema.
@@ -58,7 +58,7 @@ export const ENGINE_CONFIG_SCHEMA = {
       type: 'object',
       additionalProperties: false,
       properties: Object.fromEntries(
-        DATABASE_ENGINE_NAMES.map(e => [e, overrides]),
+        engineNames().map(e => [e, overrides]),
       ),
     },
   },

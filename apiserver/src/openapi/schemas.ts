@@ -1,18 +1,19 @@
 /**
  * The one source of truth for the DatabaseInstance / DatabaseEngine schemas served in OpenAPI v2
  * and v3. Every field carries a description (`kubectl explain`), enums list engines, topologies and
- * phases. Kept in step with `@internal/plugin-databases-common` types by hand.
+ * phases (the engines and their topologies from the adapter registry). Kept in step with
+ * `@internal/plugin-databases-common` types by hand.
  */
 import {
   DATABASE_ENGINE_KIND,
   DATABASE_INSTANCE_CONNECTION_KIND,
-  DATABASE_ENGINE_NAMES,
   DATABASE_INSTANCE_KIND,
   DATABASE_PHASES,
   DATABASES_API_GROUP,
   DATABASES_API_VERSION,
   type DatabaseTopology,
 } from '@internal/plugin-databases-common';
+import { adapters, engineNames } from '../adapters/registry';
 import { META_NAMES, metaSchemas, ref, refField } from './metaSchemas';
 import type { Schema } from './types';
 
@@ -25,6 +26,11 @@ export const TOPOLOGIES = [
   'sentinel',
   'cluster',
 ] as const satisfies readonly DatabaseTopology[];
+
+/** `mariadb standalone|replication|galera, ...`: what each served engine offers, from its adapter. */
+const topologiesPerEngine = adapters
+  .map(a => `${a.engine} ${(a.write?.topologies ?? a.kinds.flatMap(k => k.topologies)).join('|')}`)
+  .join(', ');
 
 /** Schema-name prefix: the group reversed, as Kubernetes' generator names definitions. */
 export const SCHEMA_PREFIX = `${DATABASES_API_GROUP.split('.').reverse().join('.')}.${DATABASES_API_VERSION}`;
@@ -73,11 +79,11 @@ const own: Record<string, Schema> = {
     required: ['engine'],
     properties: {
       engine: str('Database engine; decides which operator runs the instance.', {
-        enum: [...DATABASE_ENGINE_NAMES],
+        enum: engineNames(),
       }),
       version: str('Engine version, e.g. "11.4"; mapped to the operator\'s image or version field. Upgrades only.'),
       topology: str(
-        'How servers are arranged. Per engine: mariadb standalone|replication|galera, mysql innodbcluster, redis standalone|replication|sentinel|cluster, elasticsearch cluster, rabbitmq cluster.',
+        `How servers are arranged. Per engine: ${topologiesPerEngine}.`,
         { enum: [...TOPOLOGIES] },
       ),
       replicas: { type: 'integer', format: 'int32', description: 'Number of database servers.' },
@@ -163,7 +169,7 @@ const own: Record<string, Schema> = {
   [schemaName(DATABASE_INSTANCE_KIND)]: {
     type: 'object',
     description:
-      'DatabaseInstance is one database of any supported engine (mariadb, mysql, redis, elasticsearch, rabbitmq), projected from the object of the operator that runs it, with one lifecycle for all engines.',
+      `DatabaseInstance is one database of any supported engine (${engineNames().join(', ')}), projected from the object of the operator that runs it, with one lifecycle for all engines.`,
     required: ['spec'],
     properties: {
       apiVersion: API_VERSION,
@@ -210,7 +216,7 @@ const own: Record<string, Schema> = {
       apiVersion: API_VERSION,
       kind: KIND,
       metadata: refField(META_NAMES.objectMeta, 'name, namespace, uid and resourceVersion of the instance.'),
-      engine: str('Engine of the instance.', { enum: [...DATABASE_ENGINE_NAMES] }),
+      engine: str('Engine of the instance.', { enum: engineNames() }),
       host: str('Host of the primary (read-write) endpoint.'),
       port: { type: 'integer', format: 'int32', description: 'Port of the primary endpoint.' },
       username: str('User to connect as; absent when the engine runs without users.'),
@@ -243,7 +249,7 @@ const own: Record<string, Schema> = {
     description: 'What the engine offers through its operator.',
     required: ['engine', 'operator', 'capabilityLevel', 'kinds', 'topologies', 'versions'],
     properties: {
-      engine: str('Engine name.', { enum: [...DATABASE_ENGINE_NAMES] }),
+      engine: str('Engine name.', { enum: engineNames() }),
       operator: str('Upstream operator project.'),
       capabilityLevel: { type: 'integer', format: 'int32', description: 'OperatorHub capability level, 1 (basic install) to 5 (auto pilot).' },
       kinds: {

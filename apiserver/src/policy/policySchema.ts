@@ -1,4 +1,4 @@
-import { DATABASE_ENGINE_NAMES } from '@internal/plugin-databases-common';
+import { engineNames } from '../adapters/registry';
 
 const TOPOLOGIES = [
   'standalone',
@@ -15,7 +15,7 @@ const strings = { type: 'array', items: { type: 'string', minLength: 1 } };
 const perEngine = (value: object) => ({
   type: 'object',
   additionalProperties: false,
-  properties: Object.fromEntries(DATABASE_ENGINE_NAMES.map(e => [e, value])),
+  properties: Object.fromEntries(engineNames().map(e => [e, value])),
 });
 
 const count = { type: 'integer', minimum: 0 };
@@ -68,7 +68,7 @@ export const POLICY_SCHEMA = {
           },
           engines: {
             type: 'array',
-            items: { type: 'string', enum: [...DATABASE_ENGINE_NAMES] },
+            items: { type: 'string', enum: engineNames() },
           },
           topologies: perEngine({
             type: 'array',

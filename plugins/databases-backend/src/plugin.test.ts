@@ -190,7 +190,8 @@ describe('databases backend against the emulator and the aggregated apiserver', 
   it.each([
     ['limit=0'],
     ['limit=9999'],
-    ['engine=oracle'],
+    // Engines are the clusters' (DatabaseEngine), so only a malformed name is refused here.
+    ['engine=Oracle_DB'],
     ['phase=Happy'],
     ['sort=color'],
     ['cursor=bogus'],
@@ -201,6 +202,12 @@ describe('databases backend against the emulator and the aggregated apiserver', 
     const res = await request(server).get(`/api/databases/instances?${q}`).set('Authorization', carol);
     expect(res.status).toBe(400);
     expect(res.body.error.name).toBe('InputError');
+  });
+
+  it('GET /instances?engine=<an engine no cluster serves> is an empty list, not an error', async () => {
+    const res = await request(server).get('/api/databases/instances?engine=oracle').set('Authorization', carol);
+    expect(res.status).toBe(200);
+    expect(res.body.items).toEqual([]);
   });
 
   it('GET one instance with the caller\'s actions; 404 for unknown cluster or name; 403 across RBAC', async () => {

@@ -14,7 +14,6 @@ import type { CatalogService } from '@backstage/plugin-catalog-node';
 import type { EntityReader } from './catalog/EntityReader';
 import { parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
 import {
-  DATABASE_ENGINE_NAMES,
   DATABASE_PHASES,
   LABEL_BACKSTAGE_KUBERNETES_ID,
   ANNOTATION_DATABASES_SELECTOR,
@@ -82,7 +81,8 @@ const listQuery = z
   .object({
     cluster: dnsLabel.optional(),
     namespace: dnsLabel.optional(),
-    engine: z.enum(DATABASE_ENGINE_NAMES as [string, ...string[]]).optional(),
+    // The engines are the apiserver's (DatabaseEngine), not a list of ours: any name may come.
+    engine: dnsLabel.optional(),
     phase: z.enum(DATABASE_PHASES as [string, ...string[]]).optional(),
     owner: entityRef.optional(),
     entity: entityRef.optional(),
@@ -104,7 +104,7 @@ const createBody = z
     dryRun: z.boolean().optional(),
     spec: z
       .object({
-        engine: z.enum(DATABASE_ENGINE_NAMES as [string, ...string[]]),
+        engine: dnsLabel,
         version: z.string().max(64).optional(),
         topology: z.enum(['standalone', 'replication', 'galera', 'innodbcluster', 'sentinel', 'cluster']).optional(),
         replicas: z.number().int().min(0).max(1000).optional(),

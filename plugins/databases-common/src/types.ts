@@ -1,14 +1,9 @@
-/** Engines the system knows. Adding one means one adapter folder and one registry line. */
-export type DatabaseEngineName =
-  'mariadb' | 'mysql' | 'redis' | 'elasticsearch' | 'rabbitmq';
-
-export const DATABASE_ENGINE_NAMES: readonly DatabaseEngineName[] = [
-  'mariadb',
-  'mysql',
-  'redis',
-  'elasticsearch',
-  'rabbitmq',
-];
+/**
+ * An engine's name (`mariadb`, `postgresql`...): a DNS label, the name of its DatabaseEngine.
+ * Deliberately not a closed union: the engines are whatever the apiserver's adapters serve,
+ * and clients learn them from DatabaseEngine, so adding an operator changes no shared type.
+ */
+export type DatabaseEngineName = string;
 
 /** One lifecycle for every engine; see docs/architecture (phases). */
 export type DatabasePhase =

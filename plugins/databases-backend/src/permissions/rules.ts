@@ -60,7 +60,7 @@ const isInCluster = createPermissionRule({
 
 const hasEngine = createPermissionRule({
   name: 'HAS_ENGINE',
-  description: 'Allow instances of the given engines (mariadb, mysql, redis, elasticsearch, rabbitmq)',
+  description: 'Allow instances of the given engines (names as DatabaseEngine lists them, e.g. mariadb, postgresql)',
   resourceRef: databasesInstanceResourceRef,
   paramsSchema: z.object({ engines: z.array(z.string()) }),
   apply: (r, { engines }) => engines.includes(r.instance.spec.engine),

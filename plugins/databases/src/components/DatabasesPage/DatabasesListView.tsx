@@ -7,7 +7,6 @@ import {
   SupportButton,
 } from '@backstage/core-components';
 import {
-  DATABASE_ENGINE_NAMES,
   DATABASE_PHASES,
   ListInstancesQuery,
   ListInstancesResponse,
@@ -119,7 +118,7 @@ export function DatabasesListView() {
   const [loading, setLoading] = useState(true);
   const [clusters, setClusters] = useState<string[]>([]);
   // Options grow with what has been seen, so narrowing one filter does not empty the others.
-  const seen = useRef({ namespaces: new Set<string>(), owners: new Set<string>() });
+  const seen = useRef({ namespaces: new Set<string>(), owners: new Set<string>(), engines: new Set<string>() });
 
   const cursor = cursors[cursors.length - 1];
   const query: ListInstancesQuery = { ...filters, sort, limit: PAGE_SIZE, cursor };
@@ -128,8 +127,10 @@ export function DatabasesListView() {
   const load = useCallback(async () => {
     try {
       const response = await api.listInstances(JSON.parse(queryKey));
+      for (const engine of Object.keys(response.counts?.byEngine ?? {})) seen.current.engines.add(engine);
       for (const item of response.items) {
         if (item.instance.metadata.namespace) seen.current.namespaces.add(item.instance.metadata.namespace);
+        if (item.instance.spec.engine) seen.current.engines.add(item.instance.spec.engine);
         const owner = ownerOf(item.instance);
         if (owner) seen.current.owners.add(owner);
       }
@@ -244,7 +245,7 @@ export function DatabasesListView() {
             options={[...seen.current.namespaces].sort()}
             onChange={setFilter('namespace')}
           />
-          <FilterSelect label="Engine" value={filters.engine} options={DATABASE_ENGINE_NAMES} onChange={setFilter('engine')} />
+          <FilterSelect label="Engine" value={filters.engine} options={[...seen.current.engines].sort()} onChange={setFilter('engine')} />
           <FilterSelect label="Phase" value={filters.phase} options={DATABASE_PHASES} onChange={setFilter('phase')} />
           <FilterSelect
             label="Owner"

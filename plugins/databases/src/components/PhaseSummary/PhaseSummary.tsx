@@ -1,5 +1,4 @@
 import {
-  DATABASE_ENGINE_NAMES,
   DATABASE_PHASES,
   ListInstancesResponse,
 } from '@internal/plugin-databases-common';
@@ -42,7 +41,10 @@ export function PhaseSummary(props: {
   const { byPhase, byEngine } = props.counts;
   const phases = DATABASE_PHASES.filter(p => (byPhase[p] ?? 0) > 0);
   const phaseTotal = phases.reduce((n, p) => n + (byPhase[p] ?? 0), 0);
-  const engines = DATABASE_ENGINE_NAMES.filter(e => (byEngine[e] ?? 0) > 0);
+  // The engines are whatever the clusters serve: the counts name them.
+  const engines = Object.keys(byEngine)
+    .filter(e => (byEngine[e] ?? 0) > 0)
+    .sort();
   const engineMax = Math.max(1, ...engines.map(e => byEngine[e] ?? 0));
   let x = 0;
   return (
