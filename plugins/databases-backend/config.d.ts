@@ -37,6 +37,15 @@ export interface Config {
        */
       serviceAccountTokenFile?: string;
     }>;
+    /** The catalog's database entities. */
+    catalog?: {
+      /**
+       * Owner of the instances of a namespace that name no owner (`dbaas.platform.dev/owner`),
+       * e.g. `team-a: group:default/team-a`; an instance with neither is owned by `unowned`.
+       * @visibility backend
+       */
+      namespaceOwners?: { [namespace: string]: string };
+    };
     /** How Backstage identities become Kubernetes identities for impersonation. */
     impersonation?: {
       /** Prefix of Impersonate-User, before the user entity ref (default ""). @visibility backend */

@@ -61,7 +61,7 @@ export class DatabaseInstanceEntityProvider implements EntityProvider {
     if (!this.connection) return;
     const locationKey = this.getProviderName();
     this.pending.clear();
-    const entities = this.clusters.cachedInstances().map(p => ({ entity: instanceToEntity(p, locationKey), locationKey }));
+    const entities = this.clusters.cachedInstances().map(p => ({ entity: instanceToEntity(p, locationKey, this.clusters.config?.catalog), locationKey }));
     await this.connection.applyMutation({ type: 'full', entities });
     this.synced = true;
   }
@@ -80,8 +80,8 @@ export class DatabaseInstanceEntityProvider implements EntityProvider {
     try {
       await this.connection.applyMutation({
         type: 'delta',
-        added: changes.flatMap(c => (c.added ? [{ entity: instanceToEntity(c.added, locationKey), locationKey }] : [])),
-        removed: changes.flatMap(c => (c.removed ? [{ entity: instanceToEntity(c.removed, locationKey), locationKey }] : [])),
+        added: changes.flatMap(c => (c.added ? [{ entity: instanceToEntity(c.added, locationKey, this.clusters.config?.catalog), locationKey }] : [])),
+        removed: changes.flatMap(c => (c.removed ? [{ entity: instanceToEntity(c.removed, locationKey, this.clusters.config?.catalog), locationKey }] : [])),
       });
     } catch (e) {
       // the catalog may have missed these: the next write replaces everything

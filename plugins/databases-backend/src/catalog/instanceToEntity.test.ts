@@ -22,4 +22,14 @@ describe('instanceToEntity', () => {
     const e = instanceToEntity({ cluster: 'local', instance: instance() }, 'p');
     expect(e.spec).not.toHaveProperty('dependencyOf');
   });
+
+  it('takes the namespace owner the platform maps when the instance names none, else says unowned (no invented group)', () => {
+    const unowned = instance();
+    delete unowned.metadata.annotations;
+    const mapped = instanceToEntity({ cluster: 'local', instance: unowned }, 'p', { namespaceOwners: { 'team-a': 'group:default/team-a' } });
+    expect(mapped.spec!.owner).toBe('group:default/team-a');
+    expect(instanceToEntity({ cluster: 'local', instance: unowned }, 'p').spec!.owner).toBe('unowned');
+    // the instance's own owner wins over the namespace's
+    expect(instanceToEntity({ cluster: 'local', instance: instance() }, 'p', { namespaceOwners: { 'team-a': 'group:default/x' } }).spec!.owner).toBe('group:default/team-a');
+  });
 });

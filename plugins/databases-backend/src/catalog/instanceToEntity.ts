@@ -14,6 +14,9 @@ export const ANNOTATION_INSTANCE_REF = 'dbaas.platform.dev/instance';
  */
 export const ANNOTATION_SCOPE = 'dbaas.platform.dev/scope';
 
+/** The owner of an instance nobody owns: the entity says so rather than naming a group. */
+export const UNOWNED = 'unowned';
+
 /** The value of {@link ANNOTATION_SCOPE} for a namespace of a cluster. */
 export const scopeOf = (cluster: string, namespace: string) => `${cluster}:${namespace}`;
 
@@ -23,7 +26,11 @@ export const scopeOf = (cluster: string, namespace: string) => `${cluster}:${nam
  * component its `backstage.io/kubernetes-id` label names (in the `default` namespace, the
  * Kubernetes plugin's convention).
  */
-export function instanceToEntity(p: PortalInstance, locationKey: string): Entity {
+export function instanceToEntity(
+  p: PortalInstance,
+  locationKey: string,
+  catalog: { namespaceOwners: Record<string, string> } = { namespaceOwners: {} },
+): Entity {
   const { metadata, spec, status } = p.instance;
   const component = metadata.labels?.[LABEL_BACKSTAGE_KUBERNETES_ID];
   const ref = `${p.cluster}:${metadata.namespace}/${metadata.name}`;
@@ -53,7 +60,8 @@ export function instanceToEntity(p: PortalInstance, locationKey: string): Entity
     },
     spec: {
       type: 'database',
-      owner: metadata.annotations?.[ANNOTATION_OWNER] ?? 'group:default/unknown',
+      // nobody is invented: the instance's owner, else its namespace's as the platform maps it
+      owner: metadata.annotations?.[ANNOTATION_OWNER] ?? catalog.namespaceOwners[metadata.namespace ?? ''] ?? UNOWNED,
       ...(component ? { dependencyOf: [`component:default/${component}`] } : {}),
     },
   };

@@ -34,6 +34,15 @@ describe('readDatabasesConfig', () => {
   it('rejects a non-positive timeout', () => {
     expect(() => read([good], { requestTimeoutMs: 0 })).toThrow('databases.requestTimeoutMs');
   });
+
+  it('reads the namespace owners of catalog entities as full entity refs, and names a bad one', () => {
+    expect(read([good], { catalog: { namespaceOwners: { 'team-a': 'team-a', 'team-b': 'user:default/bob' } } }).catalog.namespaceOwners).toEqual({
+      'team-a': 'group:default/team-a',
+      'team-b': 'user:default/bob',
+    });
+    expect(read([good]).catalog.namespaceOwners).toEqual({});
+    expect(() => read([good], { catalog: { namespaceOwners: { 'team-a': 'group:default/' } } })).toThrow('databases.catalog.namespaceOwners.team-a');
+  });
 });
 
 describe('readDatabasesConfig: where the backend gets its credentials', () => {

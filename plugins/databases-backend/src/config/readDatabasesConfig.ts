@@ -1,3 +1,4 @@
+import { parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
 import type { Config } from '@backstage/config';
 import { readClusterConfig, type ClusterConfig, type ClusterConfigEnvironment } from './readClusterConfig';
 
@@ -7,6 +8,8 @@ export type { ClusterConfig } from './readClusterConfig';
 export interface DatabasesConfig {
   clusters: ClusterConfig[];
   impersonation: { userPrefix: string; groupPrefix: string };
+  /** Catalog entities: who owns an instance that names no owner, by namespace. */
+  catalog: { namespaceOwners: Record<string, string> };
   requestTimeoutMs: number;
   /**
    * How long an answer over several clusters (the list, an entity's instances) waits for one
@@ -58,8 +61,22 @@ export function readDatabasesConfig(config: Config, environment: ClusterConfigEn
   } catch (e) {
     problems.push(`databases.impersonation: ${(e as Error).message}`);
   }
+  const namespaceOwners: Record<string, string> = {};
+  try {
+    const owners = config.getOptionalConfig('databases.catalog.namespaceOwners');
+    for (const namespace of owners?.keys() ?? []) {
+      const ref = owners!.getString(namespace);
+      try {
+        namespaceOwners[namespace] = stringifyEntityRef(parseEntityRef(ref, { defaultKind: 'group', defaultNamespace: 'default' }));
+      } catch {
+        problems.push(`databases.catalog.namespaceOwners.${namespace}: "${ref}" is not an entity ref`);
+      }
+    }
+  } catch (e) {
+    problems.push(`databases.catalog.namespaceOwners: ${(e as Error).message}`);
+  }
   if (problems.length > 0) {
     throw new Error(`Invalid databases configuration: ${problems.join('; ')}`);
   }
-  return { clusters, impersonation, requestTimeoutMs: timeout, clusterWaitMs };
+  return { clusters, impersonation, requestTimeoutMs: timeout, clusterWaitMs, catalog: { namespaceOwners } };
 }
