@@ -16,6 +16,7 @@ import type { Impersonation, KubeClusterClient } from '../kube/KubeClusterClient
 import { KubeRequestError } from '../kube/KubeRequestError';
 import { ENGINES_PATH, INSTANCES_PATH, instancePath } from '../kube/paths';
 import { equalitySelector } from './equalitySelector';
+import { backendRbacError } from './backendRbacError';
 import { boundedClusterPart } from './boundedClusterPart';
 import { notAnsweredSince } from '../kube/ClusterReachability';
 
@@ -141,9 +142,11 @@ export class DatabasesService {
     }
     // Most users may list only some namespaces: ask each one as the user and keep what RBAC
     // lets through. The namespace names come from the backend's own identity.
-    const namespaces = await client.request<{ items: Array<{ metadata: { name: string } }> }>({
-      path: '/api/v1/namespaces',
-    });
+    const namespaces = await client
+      .request<{ items: Array<{ metadata: { name: string } }> }>({ path: '/api/v1/namespaces' })
+      .catch(e => {
+        throw backendRbacError(client.cluster.name, e, 'list namespaces', this.clusters.watcher(client.cluster.name)?.health());
+      });
     const lists = await Promise.all(
       namespaces.items.map(async ns => {
         try {
