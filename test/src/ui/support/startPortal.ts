@@ -4,6 +4,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startSystem, type System } from '../../support/startSystem';
+import { prepareProductionBackend } from './productionBackend';
 
 /** Repository root (this file is test/src/ui/support/). */
 export const repoRoot = path.resolve(__dirname, '../../../..');
@@ -76,8 +77,11 @@ export function ensureAppBuilt() {
 export async function startPortal(options: {
   /** Who "Enter as guest" signs in as (default: app-config's, alice of team-a). */
   guest?: { userEntityRef: string; ownershipEntityRefs: string[] };
+  /** Run the built backend as production does (`node packages/backend`, NODE_ENV=production). */
+  production?: boolean;
 } = {}): Promise<Portal> {
   ensureAppBuilt();
+  const productionDir = options.production ? prepareProductionBackend(repoRoot) : undefined;
   const system = await startSystem({ seed: true });
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -85,13 +89,16 @@ export async function startPortal(options: {
   let output = '';
   // PORTAL_BACKEND_ARGS: extra arguments for a local run, e.g. `--config a.yaml --config b.yaml`.
   const extraArgs = (process.env.PORTAL_BACKEND_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn('yarn', ['workspace', 'backend', 'start', ...extraArgs], {
-    cwd: repoRoot,
+  const [command, args] = productionDir
+    ? ['node', ['packages/backend', '--config', path.join(repoRoot, 'app-config.yaml'), ...extraArgs]]
+    : ['yarn', ['workspace', 'backend', 'start', ...extraArgs]];
+  const child = spawn(command, args as string[], {
+    cwd: productionDir ?? repoRoot,
     detached: true, // own process group, so stop() ends yarn, the cli and the backend together
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
-      NODE_ENV: 'development',
+      NODE_ENV: productionDir ? 'production' : 'development',
       DATABASES_CLUSTER_URL: system.emulator.url,
       DATABASES_CLUSTER_CA: system.emulator.certs.clusterCa.certPem,
       APP_CONFIG_app_baseUrl: JSON.stringify(baseUrl),
@@ -142,6 +149,7 @@ export async function startPortal(options: {
     }
     await system.stop();
     rmSync(stateDir, { recursive: true, force: true });
+    if (productionDir) rmSync(productionDir, { recursive: true, force: true });
   };
   const stop = () => (stopped ??= stopAll());
   try {

@@ -1,0 +1,38 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/**
+ * The backend as production runs it (Backstage's documented image recipe): `backstage-cli package
+ * build` of packages/backend, its skeleton and bundle extracted into a folder of their own, and
+ * `node packages/backend` there. The production install (`yarn workspaces focus --production`)
+ * is stood in for by links to the repository's installed packages, except our own workspaces,
+ * which come from the bundle (built, not the sources). Returns the folder.
+ */
+export function prepareProductionBackend(repoRoot: string): string {
+  const build = spawnSync('yarn', ['workspace', 'backend', 'build'], {
+    cwd: repoRoot,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  if (build.status !== 0) throw new Error('yarn workspace backend build failed');
+  const dir = mkdtempSync(path.join(tmpdir(), 'dbaas-backend-prod-'));
+  for (const archive of ['skeleton.tar.gz', 'bundle.tar.gz']) {
+    const untar = spawnSync('tar', ['xzf', path.join(repoRoot, 'packages/backend/dist', archive)], { cwd: dir, stdio: 'inherit' });
+    if (untar.status !== 0) throw new Error(`tar xzf ${archive} failed`);
+  }
+  const modules = path.join(dir, 'node_modules');
+  mkdirSync(path.join(modules, '@internal'), { recursive: true });
+  const installed = path.join(repoRoot, 'node_modules');
+  for (const entry of readdirSync(installed)) {
+    if (entry !== '@internal') symlinkSync(path.join(installed, entry), path.join(modules, entry));
+  }
+  for (const folder of ['packages', 'plugins']) {
+    for (const pkg of readdirSync(path.join(dir, folder))) {
+      const name: string = JSON.parse(readFileSync(path.join(dir, folder, pkg, 'package.json'), 'utf8')).name;
+      if (name.startsWith('@internal/')) symlinkSync(path.join(dir, folder, pkg), path.join(modules, name));
+    }
+  }
+  return dir;
+}
