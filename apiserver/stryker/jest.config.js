@@ -19,5 +19,6 @@ module.exports = async () => {
       path.join(__dirname, 'recordTestFiles.js'),
     ],
     testSequencer: path.join(__dirname, 'testSequencer.js'),
+    testRunner: path.join(__dirname, 'jest-circus-bail.js'),
   };
 };

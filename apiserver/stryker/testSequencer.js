@@ -4,6 +4,7 @@
 // skipped. A run without a pattern (Stryker's initial run) runs every file and records anew.
 const Sequencer = require('@jest/test-sequencer').default;
 const testFiles = require('./testFiles');
+const bail = require('./jest-circus-bail');
 
 module.exports = class FilesOfNamedTests extends Sequencer {
   constructor(options) {
@@ -12,6 +13,8 @@ module.exports = class FilesOfNamedTests extends Sequencer {
   }
 
   sort(tests) {
+    // Every run starts without a kill (see jest-circus-bail.js).
+    bail.reset();
     if (!this.pattern) {
       // Stryker's initial run records anew; a mutant run of all tests keeps the record.
       if (!process.env.__STRYKER_ACTIVE_MUTANT__) testFiles.reset();
