@@ -324,6 +324,10 @@ export class OperatorEmulator {
           ),
         );
       sets.set(d.name, state);
+      // Pods of an operator without StatefulSets change no object of their own: count their
+      // progress here, so that settle() does not stop in the middle of a rollout.
+      if (d.podsOnly && JSON.stringify(previous) !== JSON.stringify(state))
+        changes++;
     });
     w.sets = sets;
     const states = [...sets.values()];
@@ -441,6 +445,7 @@ export class OperatorEmulator {
     }
     if (this.store.resource(STATEFULSETS)) {
       for (const d of desired.statefulSets) {
+        if (d.podsOnly) continue;
         const body = statefulSetObject(cr, d);
         const { obj, changed } = this.upsertSpec(STATEFULSETS, body);
         changes += changed;

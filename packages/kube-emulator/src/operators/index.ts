@@ -21,6 +21,10 @@ export {
   rabbitmqOperator,
   RABBITMQCLUSTER_KIND,
 } from './rabbitmq-cluster-operator/rabbitmqOperator';
+export {
+  cloudnativePgOperator,
+  CNPG_CLUSTER_KIND,
+} from './cloudnative-pg/cloudnativePgOperator';
 export type {
   CustomKind,
   EmulatedOperator,

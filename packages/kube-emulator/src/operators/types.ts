@@ -56,6 +56,11 @@ export interface DesiredStatefulSet {
   labels: Record<string, string>;
   /** Main container name. */
   container: string;
+  /**
+   * The operator manages the pods itself, without a StatefulSet (CloudNativePG): the emulation
+   * counts and rolls the pods as for a StatefulSet, but writes no StatefulSet object.
+   */
+  podsOnly?: boolean;
 }
 
 /** A Service the operator wants for an object. */

@@ -9,6 +9,7 @@ import {
 } from '../operators/redis-operator/redisOperator';
 import { ELASTICSEARCH_KIND } from '../operators/eck/eckOperator';
 import { RABBITMQCLUSTER_KIND } from '../operators/rabbitmq-cluster-operator/rabbitmqOperator';
+import { CNPG_CLUSTER_KIND } from '../operators/cloudnative-pg/cloudnativePgOperator';
 
 /** The phase a demo instance is meant to show once the emulated operators have run. */
 export type DemoPhase =
@@ -47,6 +48,8 @@ const redisStorage = (size: string) => ({
     },
   },
 });
+const pgImage = (version: string) =>
+  `ghcr.io/cloudnative-pg/postgresql:${version}-system-trixie`;
 const esNodeSet = (name: string, count: number, size: string) => ({
   name,
   count,
@@ -223,6 +226,50 @@ export const DEMO_INSTANCES: readonly DemoInstance[] = [
     mode: 'failed',
     message: 'Error creating StatefulSet: exceeded quota: compute-resources',
     spec: { image: 'mariadb:10.11.9', replicas: 1, storage: { size: '50Gi' } },
+  },
+  // One PostgreSQL (CloudNativePG Cluster) per team: a primary with standbys, or a lone primary.
+  {
+    kind: CNPG_CLUSTER_KIND,
+    namespace: 'team-a',
+    name: 'payments-pg',
+    component: 'payments',
+    phase: 'Ready',
+    mode: 'ready',
+    spec: {
+      instances: 3,
+      imageName: pgImage('18.4'),
+      storage: { size: '10Gi' },
+      resources: {
+        requests: { cpu: '250m', memory: '512Mi' },
+        limits: { memory: '1Gi' },
+      },
+    },
+  },
+  {
+    kind: CNPG_CLUSTER_KIND,
+    namespace: 'team-b',
+    name: 'checkout-pg',
+    component: 'checkout',
+    phase: 'Ready',
+    mode: 'ready',
+    spec: {
+      instances: 1,
+      imageName: pgImage('17.10'),
+      storage: { size: '5Gi' },
+    },
+  },
+  {
+    kind: CNPG_CLUSTER_KIND,
+    namespace: 'team-c',
+    name: 'notifications-pg',
+    component: 'notifications',
+    phase: 'Ready',
+    mode: 'ready',
+    spec: {
+      instances: 2,
+      imageName: pgImage('18.3'),
+      storage: { size: '5Gi' },
+    },
   },
   {
     kind: RABBITMQCLUSTER_KIND,

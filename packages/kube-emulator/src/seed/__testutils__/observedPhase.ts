@@ -33,6 +33,11 @@ export function observedPhase(
       return s?.conditions?.every((c: any) => c.status === 'True')
         ? 'Ready'
         : 'other';
+    case 'Cluster': // CloudNativePG
+      return s?.phase === 'Cluster in healthy state' &&
+        s.readyInstances === (obj.spec as any).instances
+        ? 'Ready'
+        : 'other';
     case 'RedisCluster':
       return s?.state === 'Ready' && allReady ? 'Ready' : 'other';
     default:

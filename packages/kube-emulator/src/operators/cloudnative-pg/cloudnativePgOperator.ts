@@ -1,0 +1,259 @@
+import type { StoredObject } from '../../store/types';
+import { nextConditions } from '../conditions';
+import { randomPassword, revisionHash } from '../dependentObjects';
+import { count, imageTag } from '../specHelpers';
+import type {
+  CustomKind,
+  DesiredState,
+  EmulatedOperator,
+  Observation,
+} from '../types';
+
+/** Cluster (postgresql.cnpg.io/v1). */
+export const CNPG_CLUSTER_KIND: CustomKind = {
+  group: 'postgresql.cnpg.io',
+  version: 'v1',
+  plural: 'clusters',
+  kind: 'Cluster',
+};
+
+/** The image the operator runs when imageName and imageCatalogRef are empty (pkg/versions/versions.go, v1.30.0). */
+export const CNPG_DEFAULT_IMAGE =
+  'ghcr.io/cloudnative-pg/postgresql:18.4-system-trixie';
+
+/** The phase sentences this emulation writes (api/v1/cluster_types.go at v1.30.0). */
+export const CNPG_PHASES = {
+  healthy: 'Cluster in healthy state',
+  firstPrimary: 'Setting up primary',
+  creatingReplica: 'Creating a new replica',
+  upgrade: 'Upgrading cluster',
+  failOver: 'Failing over',
+  unrecoverable: 'Cluster is unrecoverable and needs manual intervention',
+} as const;
+
+const PORT = 5432;
+
+const spec = (cr: StoredObject): Record<string, any> =>
+  (cr.spec as Record<string, any>) ?? {};
+
+/** The PostgreSQL version an image tag names (`18.4-system-trixie` → `18.4`). */
+const versionOf = (image: string) =>
+  /^(\d+(?:\.\d+)*)/.exec(imageTag(image) ?? '')?.[1];
+
+const imageOf = (cr: StoredObject): string =>
+  spec(cr).imageName || CNPG_DEFAULT_IMAGE;
+
+/** Instance pods are `<name>-<serial>`, serials from 1; the first is the primary. */
+const instanceNames = (name: string, n: number) =>
+  Array.from({ length: n }, (_, i) => `${name}-${i + 1}`);
+
+function desired(cr: StoredObject): DesiredState {
+  const s = spec(cr);
+  const name = cr.metadata.name;
+  const ns = cr.metadata.namespace;
+  const image = imageOf(cr);
+  const labels = { 'cnpg.io/cluster': name };
+  const service = (suffix: string, role?: string) => ({
+    name: `${name}-${suffix}`,
+    selector: role ? { ...labels, 'cnpg.io/instanceRole': role } : labels,
+    labels,
+    ports: [{ name: 'postgres', port: PORT }],
+  });
+  const database = s.bootstrap?.initdb?.database ?? 'app';
+  const owner = s.bootstrap?.initdb?.owner ?? database;
+  return {
+    version: versionOf(image),
+    // The operator creates Pods and PVCs itself, no StatefulSet: the emulation only counts them.
+    statefulSets: [
+      {
+        name,
+        replicas: count(s.instances, 1),
+        revision: revisionHash({
+          image,
+          resources: s.resources,
+          storage: s.storage,
+        }),
+        image,
+        serviceName: `${name}-rw`,
+        labels,
+        container: 'postgres',
+        podsOnly: true,
+      },
+    ],
+    services: [
+      service('rw', 'primary'),
+      service('ro', 'replica'),
+      service('r'),
+    ],
+    secrets: [
+      {
+        // pkg/specs/secrets.go: the application user's basic-auth Secret.
+        name: s.bootstrap?.initdb?.secret?.name ?? `${name}-app`,
+        labels,
+        data: () => {
+          const password = randomPassword();
+          const host = `${name}-rw`;
+          return {
+            username: owner,
+            user: owner,
+            password,
+            dbname: database,
+            host,
+            port: String(PORT),
+            pgpass: `${host}:${PORT}:${database}:${owner}:${password}\n`,
+            uri: `postgresql://${owner}:${password}@${host}.${ns}:${PORT}/${database}`,
+            'jdbc-uri': `jdbc:postgresql://${host}.${ns}:${PORT}/${database}?password=${password}&user=${owner}`,
+          };
+        },
+      },
+    ],
+  };
+}
+
+/** The sentence and its reason for this round, as the real operator writes them. */
+function phaseOf(
+  name: string,
+  obs: Observation,
+): { phase: string; phaseReason?: string } {
+  const ready = obs.readyReplicas;
+  switch (obs.stage) {
+    case 'ready':
+      return { phase: CNPG_PHASES.healthy };
+    case 'failed':
+      return {
+        phase: CNPG_PHASES.unrecoverable,
+        phaseReason:
+          obs.message ??
+          'No pods are active, the cluster needs manual intervention',
+      };
+    case 'degraded':
+      return {
+        phase: CNPG_PHASES.failOver,
+        phaseReason: obs.message ?? `Failing over from ${name}-1 to ${name}-2`,
+      };
+    case 'updating':
+      // A new image restarts the instances one by one; new instances are joined as replicas.
+      return obs.runningVersion !== obs.desiredVersion ||
+        ready >= obs.desiredReplicas
+        ? {
+            phase: CNPG_PHASES.upgrade,
+            phaseReason:
+              obs.message ??
+              `Restarting instance ${name}-${Math.min(ready + 1, obs.desiredReplicas)}, because: the image changed`,
+          }
+        : {
+            phase: CNPG_PHASES.creatingReplica,
+            phaseReason: `Creating replica ${name}-${ready + 1}-join`,
+          };
+    default:
+      return ready === 0
+        ? {
+            phase: CNPG_PHASES.firstPrimary,
+            phaseReason: `Creating primary instance ${name}-1`,
+          }
+        : {
+            phase: CNPG_PHASES.creatingReplica,
+            phaseReason: `Creating replica ${name}-${ready + 1}-join`,
+          };
+  }
+}
+
+function status(
+  cr: StoredObject,
+  _kind: CustomKind,
+  obs: Observation,
+): Record<string, unknown> | undefined {
+  // The Cluster has no finalizer: children go by ownerReference, the status stays as it was.
+  if (obs.stage === 'deleting')
+    return cr.status as Record<string, unknown> | undefined;
+  const previous = (cr.status as Record<string, any>) ?? {};
+  const name = cr.metadata.name;
+  const image = imageOf(cr);
+  const { phase, phaseReason } = phaseOf(name, obs);
+  const healthy = phase === CNPG_PHASES.healthy;
+  const pods = Math.max(obs.sets[0]?.pods ?? 0, obs.readyReplicas);
+  const ready = obs.readyReplicas;
+  const primary = `${name}-1`;
+  const failingOver = phase === CNPG_PHASES.failOver;
+  const conditions = nextConditions(
+    previous.conditions,
+    [
+      // SetClusterReadyCondition: a function of the phase alone.
+      healthy
+        ? {
+            type: 'Ready',
+            status: 'True',
+            reason: 'ClusterIsReady',
+            message: 'Cluster is Ready',
+          }
+        : {
+            type: 'Ready',
+            status: 'False',
+            reason: 'ClusterIsNotReady',
+            message: 'Cluster Is Not Ready',
+          },
+      pods > 0 ||
+      previous.conditions?.some(
+        (c: any) => c.type === 'Initialized' && c.status === 'True',
+      )
+        ? {
+            type: 'Initialized',
+            status: 'True',
+            reason: 'BootstrapCompleted',
+            message: 'Cluster has been bootstrapped',
+          }
+        : {
+            type: 'Initialized',
+            status: 'False',
+            reason: 'BootstrapPending',
+            message: 'Cluster has not been bootstrapped yet',
+          },
+    ],
+    obs.now,
+  );
+  const names = instanceNames(name, pods);
+  // status.image is what the operator resolved from the spec, at once; pgDataImageInfo is the
+  // image the data directory runs, which moves once the instances run the new image.
+  const settled =
+    obs.runningVersion !== undefined &&
+    obs.runningVersion === obs.desiredVersion;
+  const running: string | undefined = settled
+    ? image
+    : (previous.pgDataImageInfo?.image ?? (ready > 0 ? image : undefined));
+  const major = running ? versionOf(running)?.split('.')[0] : undefined;
+  return {
+    phase,
+    ...(phaseReason && { phaseReason }),
+    conditions,
+    instances: pods,
+    // Omitted, not 0, when nothing is ready.
+    ...(ready > 0 && { readyInstances: ready }),
+    ...(pods > 0 && {
+      instanceNames: names,
+      instancesStatus: { healthy: names.slice(0, ready) },
+      latestGeneratedNode: pods,
+    }),
+    ...(ready > 0 && { currentPrimary: primary }),
+    targetPrimary: failingOver ? 'pending' : primary,
+    image,
+    ...(running &&
+      major && {
+        pgDataImageInfo: { image: running, majorVersion: Number(major) },
+      }),
+    writeService: `${name}-rw`,
+    readService: `${name}-r`,
+  };
+}
+
+/**
+ * Emulated CloudNativePG: for a Cluster `<n>`, instance pods `<n>-1..` (counted, no
+ * StatefulSet), Services `<n>-rw`, `<n>-ro`, `<n>-r` and the Secret `<n>-app`; the status walks
+ * the operator's phase sentences ("Setting up primary", "Creating a new replica", "Cluster in
+ * healthy state", "Upgrading cluster"...).
+ */
+export const cloudnativePgOperator: EmulatedOperator = {
+  id: 'cloudnative-pg',
+  kinds: [CNPG_CLUSTER_KIND],
+  desired: cr => desired(cr),
+  status,
+};
