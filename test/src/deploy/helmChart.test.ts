@@ -435,6 +435,7 @@ describe('RBAC of the apiserver', () => {
     ['redis.redis.opstreelabs.in', 'redisclusters'],
     ['elasticsearch.k8s.elastic.co', 'elasticsearches'],
     ['rabbitmq.com', 'rabbitmqclusters'],
+    ['postgresql.cnpg.io', 'clusters'],
   ];
   it.each(operatorKinds)('may read and write %s %s', (group, resource) => {
     for (const verb of [

@@ -83,6 +83,9 @@ the adapters in apiserver/src/adapters (each adapter.ts names its plural).
 {{- if .Values.engines.rabbitmq -}}
 {{- $rules = append $rules (dict "apiGroups" (list "rabbitmq.com") "resources" (list "rabbitmqclusters")) -}}
 {{- end -}}
+{{- if .Values.engines.postgresql -}}
+{{- $rules = append $rules (dict "apiGroups" (list "postgresql.cnpg.io") "resources" (list "clusters")) -}}
+{{- end -}}
 {{- $rules | toJson }}
 {{- end }}
 
