@@ -56,8 +56,11 @@ describe('a @kubernetes/client-node informer through the aggregation layer', () 
       )} rv ${system.emulator.store.currentRV()} / ${system.apiserver.store.resourceVersion()}`;
     const names = () => informer.list('team-c').map(o => o.metadata!.name).sort();
     try {
-      await eventually(() => names().length === 3);
-      expect(names()).toEqual(['notifications-archive', 'notifications-events', 'notifications-mq']);
+      // the demo's team-c, as the apiserver serves it (the seed may grow an engine)
+      const seeded = system.apiserver.store.list().filter(i => i.metadata.namespace === 'team-c').map(i => i.metadata.name!).sort();
+      expect(seeded.length).toBeGreaterThanOrEqual(3);
+      await eventually(() => names().length === seeded.length);
+      expect(names()).toEqual(seeded);
 
       // add: a MariaDB created straight on the operator's CRD (adoption needs nothing), seen
       // Pending while the operator has not acted yet
