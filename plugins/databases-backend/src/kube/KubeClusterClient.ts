@@ -40,6 +40,8 @@ export interface KubeRequest {
 /** What a line-oriented stream (watch) is told. */
 export interface KubeStreamHandlers {
   onLine(line: string): void;
+  /** The server accepted the stream (a 2xx): it is open. */
+  onOpen?(): void;
 }
 
 /**
@@ -262,6 +264,7 @@ export class KubeClusterClient {
       for await (const c of res) chunks.push(c as Buffer);
       throw this.failure(code, Buffer.concat(chunks).toString('utf8'), req.as !== undefined);
     }
+    handlers.onOpen?.();
     await new Promise<void>(resolve => {
       let buffer = '';
       res.setEncoding('utf8');

@@ -188,14 +188,13 @@ export class ClusterWatcher {
   private async loop(): Promise<void> {
     const base = this.options.backoffMs ?? 1000;
     const max = this.options.maxBackoffMs ?? 15_000;
-    let backoff = base;
+    // in an object: the stream callback below resets it when a watch opens
+    const retry = { backoff: base };
     // The resume point lives in an object: the stream callbacks below update it.
     const cursor: { rv?: string } = {};
     while (!this.abort.signal.aborted) {
       try {
         if (!cursor.rv) cursor.rv = await this.list();
-        this.setHealth(true);
-        backoff = base;
         let expired = false;
         const opened = Date.now();
         const streaming = new AbortController();
@@ -213,6 +212,13 @@ export class ClusterWatcher {
             },
           },
           {
+            // Healthy once the watch is open, not after the list: a cluster that lists but
+            // refuses the watch (RBAC without `watch`) stays unhealthy, backing off, instead of
+            // flipping every second with a relist, two log lines and an event to every stream.
+            onOpen: () => {
+              this.setHealth(true);
+              retry.backoff = base;
+            },
             onLine: line => {
               let event: { type: string; object: any };
               try {
@@ -248,8 +254,8 @@ export class ClusterWatcher {
         }
         cursor.rv = undefined;
         this.setHealth(false, (e as Error).message);
-        await this.sleep(backoff);
-        backoff = Math.min(backoff * 2, max);
+        await this.sleep(retry.backoff);
+        retry.backoff = Math.min(retry.backoff * 2, max);
       }
     }
   }
