@@ -285,11 +285,18 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
       ].map(p => authorizer.allows(p, who.credentials, resource)),
     );
     if (!read) throw new NotAllowedError(`not allowed to read ${resource.instance.metadata.name}`);
-    // the credentials are Kubernetes' to give too (databaseinstances/connection): offer the button
-    // only when both the portal's policy and the cluster's RBAC would let the read through
-    const readConnection =
-      conn && (await service.canRead(who.as, resource.cluster, resource.instance.metadata.namespace ?? '', 'get', { subresource: 'connection', name: resource.instance.metadata.name }));
-    const body: GetInstanceResponse = { ...resource, actions: { update, delete: del, readConnection } };
+    // Each action is Kubernetes' to allow too: offer a button only when both the portal's policy
+    // and the cluster's RBAC (a review as the user) would let it through.
+    const namespace = resource.instance.metadata.namespace ?? '';
+    const name = resource.instance.metadata.name;
+    const kube = (verb: 'patch' | 'delete' | 'get', subresource?: 'connection') =>
+      service.canRead(who.as, resource.cluster, namespace, verb, { name, subresource });
+    const [mayUpdate, mayDelete, mayReadConnection] = await Promise.all([
+      update && kube('patch'),
+      del && kube('delete'),
+      conn && kube('get', 'connection'),
+    ]);
+    const body: GetInstanceResponse = { ...resource, actions: { update: mayUpdate, delete: mayDelete, readConnection: mayReadConnection } };
     res.json(body);
   });
 

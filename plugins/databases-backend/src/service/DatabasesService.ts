@@ -243,7 +243,7 @@ export class DatabasesService {
     as: Impersonation,
     cluster: string,
     namespace: string,
-    verb: 'get' | 'list' = 'get',
+    verb: 'get' | 'list' | 'patch' | 'delete' = 'get',
     of: { subresource?: 'connection'; name?: string } = {},
   ): Promise<boolean> {
     const key = `${cluster}\u0000${namespace}\u0000${verb}\u0000${of.subresource ?? ''}\u0000${of.name ?? ''}\u0000${as.user}\u0000${as.groups.join(',')}`;
