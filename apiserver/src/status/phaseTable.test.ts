@@ -32,6 +32,23 @@ describe('decidePhase', () => {
       { phase: 'Deleting', reason: 'DeletionInProgress' },
     ],
     [
+      'hibernated with a healthy-looking status',
+      {
+        paused: {
+          reason: 'Hibernated',
+          message: 'Cluster has been hibernated',
+        },
+        operatorReady: true,
+        replicas: { desired: 3, ready: 0 },
+        onceReady: true,
+      },
+      {
+        phase: 'Paused',
+        reason: 'Hibernated',
+        message: 'Cluster has been hibernated',
+      },
+    ],
+    [
       'deleting beats no status',
       { deleting: true, hasStatus: false },
       { phase: 'Deleting', reason: 'DeletionInProgress' },
@@ -292,6 +309,89 @@ describe('decidePhase', () => {
     expect(decidePhase(facts(over))).toEqual(expected);
   });
 
+  // Exact verdicts (toStrictEqual: an absent message is absent, not undefined or "").
+  it.each<[string, Partial<PhaseFacts>, ReturnType<typeof decidePhase>]>([
+    [
+      'a generation with no observedGeneration (an operator that reports none) is no rollout',
+      { operatorReady: true, generation: 2 },
+      { phase: 'Ready', reason: 'AllReplicasReady' },
+    ],
+    [
+      'behind on its generation, never ready, nothing else in progress',
+      { generation: 3, observedGeneration: 2 },
+      {
+        phase: 'Provisioning',
+        reason: 'GenerationNotObserved',
+        message: 'The operator has observed generation 2 of 3',
+      },
+    ],
+    [
+      'red on a new cluster that reports no progress',
+      { health: 'red' },
+      {
+        phase: 'Failed',
+        reason: 'HealthRed',
+        message: 'Cluster health is red',
+      },
+    ],
+    [
+      'red on a new cluster still allocating its shards',
+      { health: 'red', progress: { reason: 'Allocating' } },
+      { phase: 'Provisioning', reason: 'Allocating' },
+    ],
+    [
+      'unknown health on a new cluster that reports no progress',
+      { health: 'unknown' },
+      {
+        phase: 'Unknown',
+        reason: 'HealthUnknown',
+        message: 'Cluster health is unknown',
+      },
+    ],
+    [
+      'unknown health of a once-ready cluster while a change rolls out',
+      {
+        health: 'unknown',
+        onceReady: true,
+        progress: { reason: 'Upgrading', change: true },
+      },
+      {
+        phase: 'Unknown',
+        reason: 'HealthUnknown',
+        message: 'Cluster health is unknown',
+      },
+    ],
+    [
+      'scaled to zero after being ready is not a failure',
+      {
+        onceReady: true,
+        operatorReady: true,
+        replicas: { desired: 0, ready: 0 },
+      },
+      { phase: 'Ready', reason: 'AllReplicasReady' },
+    ],
+    [
+      "every replica ready, but not by the operator's own verdict",
+      {
+        operatorReady: false,
+        readyMessage: 'Waiting for the primary',
+        replicas: { desired: 3, ready: 3 },
+      },
+      {
+        phase: 'Provisioning',
+        reason: 'NotReady',
+        message: 'Waiting for the primary',
+      },
+    ],
+    [
+      'an empty operator message is left out',
+      { error: { reason: 'OperatorError', message: '' } },
+      { phase: 'Failed', reason: 'OperatorError' },
+    ],
+  ])('%s (exactly)', (_name, over, expected) => {
+    expect(decidePhase(facts(over))).toStrictEqual(expected);
+  });
+
   it('has rules with unique names', () => {
     const names = PHASE_RULES.map(r => r.name);
     expect(new Set(names).size).toBe(names.length);
@@ -330,6 +430,7 @@ const arbitraryFacts: fc.Arbitrary<PhaseFacts> = fc.record(
       }),
       { nil: undefined },
     ),
+    paused: fc.option(signal, { nil: undefined }),
     generation: fc.option(fc.nat(5), { nil: undefined }),
     observedGeneration: fc.option(fc.nat(5), { nil: undefined }),
   },
@@ -363,8 +464,13 @@ describe('phase table properties', () => {
         arbitraryFacts,
         signal,
         (f, error) =>
-          decidePhase({ ...f, deleting: false, hasStatus: true, error })
-            .phase === 'Failed',
+          decidePhase({
+            ...f,
+            deleting: false,
+            hasStatus: true,
+            paused: undefined,
+            error,
+          }).phase === 'Failed',
       ),
     );
   });
@@ -380,6 +486,7 @@ describe('phase table properties', () => {
           r.ready < r.desired;
         return (
           !f.error &&
+          !f.paused &&
           !f.unhealthy &&
           f.health !== 'red' &&
           f.health !== 'yellow' &&
@@ -387,6 +494,18 @@ describe('phase table properties', () => {
           f.operatorReady !== false
         );
       }),
+    );
+  });
+
+  it('paused (hibernated, reconciliation off) is Paused whatever the frozen status says, unless deleting or without status', () => {
+    fc.assert(
+      fc.property(
+        arbitraryFacts,
+        signal,
+        (f, paused) =>
+          decidePhase({ ...f, deleting: false, hasStatus: true, paused })
+            .phase === 'Paused',
+      ),
     );
   });
 
