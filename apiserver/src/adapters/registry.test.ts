@@ -78,6 +78,7 @@ describe('adapter registry', () => {
     expect(findAdapterForEngine('rabbitmq')?.id).toBe(
       'rabbitmq-cluster-operator',
     );
-    expect(findAdapterForEngine('postgresql')).toBeUndefined();
+    expect(findAdapterForEngine('postgresql')?.id).toBe('cloudnative-pg');
+    expect(findAdapterForEngine('oracle')).toBeUndefined();
   });
 });

@@ -1,3 +1,4 @@
+import { cloudnativePgAdapter } from './cloudnative-pg/adapter';
 import { eckAdapter } from './eck/adapter';
 import { mariadbOperatorAdapter } from './mariadb-operator/adapter';
 import { mysqlOperatorAdapter } from './mysql-operator/adapter';
@@ -12,6 +13,7 @@ export const adapters: readonly OperatorAdapter[] = [
   redisOperatorAdapter,
   eckAdapter,
   rabbitmqClusterOperatorAdapter,
+  cloudnativePgAdapter,
 ];
 
 /** The adapter serving a primary kind, and that kind, or undefined when no adapter does. */

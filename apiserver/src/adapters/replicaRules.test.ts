@@ -19,6 +19,8 @@ const ALLOWED: Record<string, (n: number) => boolean> = {
   'elasticsearch/cluster': () => true,
   'rabbitmq/standalone': n => n === 1,
   'rabbitmq/cluster': n => n >= 3 && n % 2 === 1,
+  'postgresql/standalone': n => n === 1,
+  'postgresql/replication': n => n >= 2,
 };
 
 const cases = adapters.flatMap(a =>

@@ -136,6 +136,8 @@ export interface ConnectionDetails {
   username?: string;
   /** Absent when the engine runs without auth, or the credentials Secret is not there (yet). */
   password?: string;
+  /** Database to connect to, where the operator created one for the application. */
+  database?: string;
   /** Connection URI for the engine's clients, with credentials URL-encoded. */
   uri: string;
   endpoints: ConnectionEndpoint[];

@@ -13,6 +13,7 @@ import { SchemaValidator } from '@internal/kube-emulator/src/store/SchemaValidat
 import { pruneUnknownFields } from '@internal/kube-emulator/src/store/structuralSchema';
 import { applyMergePatch, createMergePatch } from '../server/mutate/mergePatch';
 import { replicasAllowed } from '../writes/replicaRule';
+import { majorOf } from '../writes/version';
 import { prepareCreate, prepareUpdate } from '../writes/validateSpec';
 import {
   crdSchema,
@@ -20,6 +21,7 @@ import {
   readYamlDocuments,
 } from './__testUtils__/operatorFiles';
 import { emptyLookup } from './__testUtils__/schemaDerivedFixtures';
+import { upgradeFrom } from './__testUtils__/upgradeFrom';
 import { adapters } from './registry';
 import type {
   AdapterWriteSide,
@@ -143,11 +145,16 @@ const canScaleUp = (a: Writable, p: DatabaseInstanceSpec) =>
  * The spec changes of an update: an upgrade, scaling up and down, a volume resize, new
  * resources (and dropping the limits), deletion protection on and off, and all of them at once.
  */
+/** Whether the rules let `p` be upgraded to the newest version (no refused major between). */
+const majorReachable = (a: Writable, p: DatabaseInstanceSpec) =>
+  a.write.rules.majorUpgradeRefusal === undefined ||
+  majorOf(p.version ?? '') === majorOf(a.versions[0]);
+
 const CHANGES: Change[] = [
   {
     name: 'upgrade',
     field: 'spec.version',
-    allowed: (a, p) => p.version !== a.versions[0],
+    allowed: (a, p) => p.version !== a.versions[0] && majorReachable(a, p),
     apply: (a, p) => ({ ...p, version: a.versions[0] }),
   },
   {
@@ -202,7 +209,7 @@ const CHANGES: Change[] = [
     allowed: () => true,
     apply: (a, p) => ({
       ...p,
-      version: a.versions[0],
+      ...(majorReachable(a, p) && { version: a.versions[0] }),
       resources: RESOURCES,
       deletionProtection: true,
       ...(canScaleUp(a, p) && { replicas: more(p) }),
@@ -327,7 +334,7 @@ describe('every write fits the upstream CRD: nothing pruned, valid', () => {
      * where the topology allows (so that scaling down has somewhere to go).
      */
     const start = () => {
-      const oldest = adapter.versions[adapter.versions.length - 1];
+      const oldest = upgradeFrom(adapter);
       const spec = { engine, topology, version: oldest };
       const more2 = adapter.write.defaults(topology).replicas + 2;
       const replicas = replicasAllowed(

@@ -34,7 +34,7 @@ describe('create refusals name the field', () => {
     [
       'unknown engine',
       { engine: 'postgres' },
-      'spec.engine: Unsupported value: "postgres": supported values: "mariadb", "mysql", "redis", "elasticsearch", "rabbitmq"',
+      'spec.engine: Unsupported value: "postgres": supported values: "mariadb", "mysql", "redis", "elasticsearch", "rabbitmq", "postgresql"',
     ],
     ['missing engine', { engine: '' }, 'spec.engine: Required value'],
     [

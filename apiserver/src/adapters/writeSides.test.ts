@@ -13,6 +13,7 @@ import {
 import { applyDefaults } from '../writes/defaults';
 import { isLabelValue } from '../writes/labelValue';
 import { emptyLookup } from './__testUtils__/schemaDerivedFixtures';
+import { upgradeFrom } from './__testUtils__/upgradeFrom';
 import { adapters } from './registry';
 import type { AdapterWriteSide, KubeObject, OperatorAdapter } from './types';
 
@@ -159,7 +160,7 @@ describe('write sides: every engine × topology', () => {
 
     it('applies an upgrade, a resize and new resources, and reads them back', () => {
       const defaults = adapter.write.defaults(topology);
-      const older = adapter.versions[adapter.versions.length - 1];
+      const older = upgradeFrom(adapter);
       const instance = instanceOf(adapter, {
         engine: adapter.engine,
         topology,

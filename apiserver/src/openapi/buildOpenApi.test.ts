@@ -142,8 +142,8 @@ describe('OpenAPI documents', () => {
         expect([name, typeof field.description]).toEqual([name, 'string']);
       }
     }
-    expect(status.properties.phase.enum).toEqual(['Pending', 'Provisioning', 'Ready', 'Updating', 'Degraded', 'Failed', 'Deleting', 'Unknown']);
-    expect(spec.properties.engine.enum).toEqual(['mariadb', 'mysql', 'redis', 'elasticsearch', 'rabbitmq']);
+    expect(status.properties.phase.enum).toEqual(['Pending', 'Provisioning', 'Ready', 'Updating', 'Degraded', 'Failed', 'Paused', 'Deleting', 'Unknown']);
+    expect(spec.properties.engine.enum).toEqual(['mariadb', 'mysql', 'redis', 'elasticsearch', 'rabbitmq', 'postgresql']);
     expect(spec.properties.topology.enum).toContain('galera');
     expect(resolve(instance.properties.metadata).properties.name).toBeDefined();
   });

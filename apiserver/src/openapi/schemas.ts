@@ -136,7 +136,7 @@ const own: Record<string, Schema> = {
     required: ['phase', 'source'],
     properties: {
       phase: str(
-        'Lifecycle phase, the same for every engine. Pending: the operator has not acted yet. Provisioning: first creation under way. Ready: serving and healthy. Updating: a change is being rolled out. Degraded: serving but not healthy. Failed: not serving, or the operator reports an error. Deleting: deletion under way. Unknown: the facts do not allow a verdict.',
+        'Lifecycle phase, the same for every engine. Pending: the operator has not acted yet. Provisioning: first creation under way. Ready: serving and healthy. Updating: a change is being rolled out. Degraded: serving but not healthy. Failed: not serving, or the operator reports an error. Paused: on purpose not serving or not reconciled (hibernation, suspended reconciliation). Deleting: deletion under way. Unknown: the facts do not allow a verdict.',
         { enum: [...DATABASE_PHASES] },
       ),
       reason: str('Why the instance is in this phase; PascalCase, machine-readable.'),
@@ -221,7 +221,8 @@ const own: Record<string, Schema> = {
       port: { type: 'integer', format: 'int32', description: 'Port of the primary endpoint.' },
       username: str('User to connect as; absent when the engine runs without users.'),
       password: str('Password; absent when the engine runs without authentication.'),
-      uri: str('Connection URI of the primary endpoint (mysql://, redis://, https://, amqp://), credentials URL-encoded.'),
+      database: str('Database to connect to, where the operator created one for the application (PostgreSQL).'),
+      uri: str('Connection URI of the primary endpoint (mysql://, postgresql://, redis://, https://, amqp://), credentials URL-encoded.'),
       endpoints: {
         type: 'array',
         description: 'Every endpoint (primary, readonly, sentinel, management, ...).',

@@ -59,6 +59,11 @@ export interface PhaseFacts {
    * finished (or not started). Filled in by `toInstance` from the adapter's versions.
    */
   versionBehind?: { running: string; desired: string };
+  /**
+   * Stopped on purpose by its owner: hibernated (no pods, volumes kept) or the operator told
+   * not to reconcile (its status is then frozen and says nothing about now).
+   */
+  paused?: Signal;
   /** Reason (and words) to give when the facts allow no verdict. */
   indeterminate?: Signal;
 }

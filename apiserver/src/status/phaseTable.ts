@@ -53,6 +53,17 @@ export const PHASE_RULES: readonly PhaseRule[] = [
     }),
   },
   {
+    // Hibernation or suspended reconciliation is the owner's choice: whatever the (possibly
+    // frozen) status says, the instance is not serving as asked, and never Ready.
+    name: 'paused',
+    when: f => f.paused !== undefined,
+    then: f => ({
+      phase: 'Paused',
+      reason: f.paused!.reason,
+      message: f.paused!.message,
+    }),
+  },
+  {
     name: 'operator-error',
     when: f => f.error !== undefined,
     then: f => ({

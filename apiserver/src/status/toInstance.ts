@@ -3,6 +3,7 @@ import {
   ANNOTATION_LAST_APPLIED,
   DATABASE_INSTANCE_KIND,
   DATABASES_GROUP_VERSION,
+  type Condition,
   type DatabaseEngineName,
   type DatabaseInstance,
   type DatabaseInstanceSpec,
@@ -31,6 +32,11 @@ export interface InstanceParts {
   observedGeneration?: number;
   /** Upstream conditions that may carry the Ready condition's lastTransitionTime (first match wins). */
   upstreamConditions?: ReadonlyArray<UpstreamCondition | undefined>;
+  /**
+   * Conditions beyond Ready the adapter reports (a failing WAL archiver, a failed backup):
+   * problems that do not change the phase but that the instance must show.
+   */
+  conditions?: Condition[];
 }
 
 const COPIED_METADATA = [
@@ -103,10 +109,13 @@ export function toInstance(parts: InstanceParts): DatabaseInstance {
     phase: verdict.phase,
     reason: verdict.reason,
     message: verdict.message,
-    conditions: buildConditions(verdict, {
-      upstream: parts.upstreamConditions,
-      observedGeneration: parts.observedGeneration,
-    }),
+    conditions: [
+      ...buildConditions(verdict, {
+        upstream: parts.upstreamConditions,
+        observedGeneration: parts.observedGeneration,
+      }),
+      ...(parts.conditions ?? []),
+    ],
     source: {
       apiVersion: kind.group ? `${kind.group}/${kind.version}` : kind.version,
       kind: kind.kind,

@@ -44,4 +44,9 @@ export interface EngineRules {
    * follows from an allowed replica change.
    */
   topologyForReplicas?(replicas: number): DatabaseTopology;
+  /**
+   * Set where an upgrade across major versions is refused: why, and what to do instead
+   * (CloudNativePG). Unset: the operator's own rules about majors apply.
+   */
+  majorUpgradeRefusal?: string;
 }

@@ -2,7 +2,7 @@ import type { DatabaseInstanceSpec } from '@internal/plugin-databases-common';
 import type { EngineRules } from './EngineRules';
 import { type FieldCause, forbidden, immutable } from './FieldCause';
 import { compareQuantities, parseQuantity } from './quantity';
-import { compareVersions, parseVersion } from './version';
+import { compareVersions, majorOf, parseVersion } from './version';
 
 /**
  * Refusals of spec changes the operator cannot carry out: engine and storage class never
@@ -56,6 +56,20 @@ export function checkUpdate(
       forbidden(
         'spec.version',
         `downgrade from ${previous.version} to ${next.version} is not supported by ${operator}`,
+      ),
+    );
+  else if (
+    rules.majorUpgradeRefusal &&
+    next.version &&
+    previous.version &&
+    majorOf(next.version) !== undefined &&
+    majorOf(previous.version) !== undefined &&
+    majorOf(next.version) !== majorOf(previous.version)
+  )
+    causes.push(
+      forbidden(
+        'spec.version',
+        `upgrading from ${previous.version} to ${next.version} crosses a major version: ${rules.majorUpgradeRefusal}`,
       ),
     );
 

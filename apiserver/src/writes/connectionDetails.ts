@@ -5,6 +5,8 @@ import type { ConnectionDetails } from '../adapters/types';
 export interface Credentials {
   username?: string;
   password?: string;
+  /** The database the application connects to, where the operator names one. */
+  database?: string;
   /** The Secret the credentials come from; absent where the engine runs without one. */
   secretName?: string;
 }
@@ -17,13 +19,14 @@ export interface Credentials {
 export function connectionDetails(
   primary: ConnectionEndpoint & { uri: string },
   endpoints: ConnectionEndpoint[],
-  { username, password, secretName }: Credentials,
+  { username, password, database, secretName }: Credentials,
 ): ConnectionDetails {
   return {
     host: primary.host,
     port: primary.port,
     ...(username !== undefined && { username }),
     ...(password !== undefined && { password }),
+    ...(database !== undefined && { database }),
     uri: primary.uri,
     endpoints,
     ...(secretName && { secretRef: { name: secretName } }),

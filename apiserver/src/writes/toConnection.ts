@@ -27,6 +27,7 @@ export function toConnection(
     port: details.port,
     ...(details.username !== undefined && { username: details.username }),
     ...(details.password !== undefined && { password: details.password }),
+    ...(details.database !== undefined && { database: details.database }),
     uri: details.uri,
     endpoints: details.endpoints,
     ...(details.secretRef && { secretRef: details.secretRef }),

@@ -13,6 +13,7 @@ export type DatabasePhase =
   | 'Updating'
   | 'Degraded'
   | 'Failed'
+  | 'Paused'
   | 'Deleting'
   | 'Unknown';
 
@@ -23,6 +24,7 @@ export const DATABASE_PHASES: readonly DatabasePhase[] = [
   'Updating',
   'Degraded',
   'Failed',
+  'Paused',
   'Deleting',
   'Unknown',
 ];
@@ -228,6 +230,8 @@ export interface DatabaseInstanceConnection {
   port: number;
   username?: string;
   password?: string;
+  /** Database to connect to, where the engine has named databases and the operator made one. */
+  database?: string;
   /** Connection URI of the primary endpoint (`mysql://`, `redis://`, `https://`, `amqp://`), credentials URL-encoded. */
   uri: string;
   /** Every endpoint (primary, readonly, sentinel, management ...). */

@@ -33,7 +33,7 @@ const nodeCount = (sample: Manifest): number =>
     0,
   );
 
-/** The five engines, each with an upstream sample and the status that makes it Ready. */
+/** Every engine, each with an upstream sample and the status that makes it Ready. */
 export const ENGINE_CASES: EngineCase[] = [
   {
     engine: 'mariadb',
@@ -100,5 +100,17 @@ export const ENGINE_CASES: EngineCase[] = [
       statusOf(
         'rabbitmq-cluster-operator/status/rabbitmqcluster-ready.argocd-fixture.yaml',
       ),
+  },
+  {
+    engine: 'postgresql',
+    operatorDir: 'cloudnative-pg',
+    resource: 'clusters.postgresql.cnpg.io',
+    kind: 'Cluster',
+    kinds: ['Cluster'],
+    // cluster-example: 3 instances, the operator's default image, 1Gi.
+    sampleFile: 'cloudnative-pg/samples/cluster-example.yaml',
+    // The captured healthy Cluster of the same name and size: 3/3 ready, primary as targeted.
+    readyStatus: () =>
+      statusOf('cloudnative-pg/status/cluster-healthy.argocd-fixture.yaml'),
   },
 ];

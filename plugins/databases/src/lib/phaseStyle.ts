@@ -19,6 +19,7 @@ const STYLES: Record<DatabasePhase, PhaseStyle> = {
   Updating: { tone: 'running', inProgress: true, description: 'A change is being rolled out.' },
   Degraded: { tone: 'warning', inProgress: false, description: 'Serving, but not every replica is healthy.' },
   Failed: { tone: 'error', inProgress: false, description: 'Not serving; the operator reported a failure.' },
+  Paused: { tone: 'aborted', inProgress: false, description: 'Stopped on purpose: hibernated, or the operator told not to reconcile.' },
   Deleting: { tone: 'aborted', inProgress: true, description: 'Being removed.' },
   Unknown: { tone: 'aborted', inProgress: false, description: 'The operator has not reported a status yet.' },
 };
