@@ -52,6 +52,21 @@ export function findAdapterForEngine(
 }
 
 /**
+ * Every topology some served kind has, in registry order, each once: the one list of topology
+ * names (schemas and policy read it).
+ */
+export const topologyNames = (
+  list: readonly OperatorAdapter[] = adapters,
+): string[] => [
+  ...new Set(
+    list.flatMap(a => [
+      ...(a.write?.topologies ?? []),
+      ...a.kinds.flatMap(k => k.topologies),
+    ]),
+  ),
+];
+
+/**
  * The engines served, in registry order: the one list of engine names (schemas, policy and
  * config validation read it), so a new adapter brings its engine with it.
  */

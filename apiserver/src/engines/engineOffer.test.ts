@@ -67,6 +67,7 @@ describe('engineOffer', () => {
         [...offer.topologies].sort(),
       );
       for (const [topology, rule] of Object.entries(offer.replicas ?? {})) {
+        if (!rule) throw new Error(`no replica rule for ${topology}`);
         const n = rule.default;
         const inside =
           n >= rule.min &&

@@ -11,21 +11,13 @@ import {
   DATABASE_PHASES,
   DATABASES_API_GROUP,
   DATABASES_API_VERSION,
-  type DatabaseTopology,
 } from '@internal/plugin-databases-common';
-import { adapters, engineNames } from '../adapters/registry';
+import { adapters, engineNames, topologyNames } from '../adapters/registry';
 import { META_NAMES, metaSchemas, ref, refField } from './metaSchemas';
 import type { Schema } from './types';
 
 /** Every topology any engine offers; each engine supports a subset (see DatabaseEngine). */
-export const TOPOLOGIES = [
-  'standalone',
-  'replication',
-  'galera',
-  'innodbcluster',
-  'sentinel',
-  'cluster',
-] as const satisfies readonly DatabaseTopology[];
+export const TOPOLOGIES: readonly string[] = topologyNames();
 
 /** `mariadb standalone|replication|galera, ...`: what each served engine offers, from its adapter. */
 const topologiesPerEngine = adapters

@@ -1,13 +1,6 @@
-import { engineNames } from '../adapters/registry';
+import { engineNames, topologyNames } from '../adapters/registry';
 
-const TOPOLOGIES = [
-  'standalone',
-  'replication',
-  'galera',
-  'innodbcluster',
-  'sentinel',
-  'cluster',
-];
+const TOPOLOGIES = topologyNames();
 
 const strings = { type: 'array', items: { type: 'string', minLength: 1 } };
 

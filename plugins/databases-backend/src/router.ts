@@ -106,7 +106,8 @@ const createBody = z
       .object({
         engine: dnsLabel,
         version: z.string().max(64).optional(),
-        topology: z.enum(['standalone', 'replication', 'galera', 'innodbcluster', 'sentinel', 'cluster']).optional(),
+        // Topologies, like engines, are the apiserver's to know (DatabaseEngine).
+        topology: dnsLabel.optional(),
         replicas: z.number().int().min(0).max(1000).optional(),
         storage: z.object({ size: quantity.optional(), storageClassName: z.string().max(253).optional() }).strict().optional(),
         resources: resources.optional(),

@@ -29,14 +29,12 @@ export const DATABASE_PHASES: readonly DatabasePhase[] = [
   'Unknown',
 ];
 
-/** Topologies across engines; each engine supports a subset. */
-export type DatabaseTopology =
-  | 'standalone'
-  | 'replication'
-  | 'galera'
-  | 'innodbcluster'
-  | 'sentinel'
-  | 'cluster';
+/**
+ * A topology's name (`standalone`, `replication`, `galera`, `innodbcluster`, `sentinel`,
+ * `cluster`...): each engine offers a subset, listed in its DatabaseEngine. Open like
+ * DatabaseEngineName, so that an operator with a topology of its own changes no shared type.
+ */
+export type DatabaseTopology = string;
 
 /** Minimal Kubernetes object metadata as served on the wire. */
 export interface ObjectMeta {

@@ -14,6 +14,7 @@ import { resourceRequirements } from '../../writes/resources';
 import { rulesWriteSide } from '../../writes/rulesWriteSide';
 import { secretValue } from '../../writes/secretValue';
 import { setResources } from '../../writes/setResources';
+import { storageRequest } from '../../writes/storageRequest';
 import { asRecord, asString, nameOf, namespaceOf } from '../shared/read';
 import type { AdapterWriteSide, SourceKind } from '../types';
 import { appSecretName } from './appSecretName';
@@ -109,12 +110,7 @@ export function postgresqlWriteSide(kind: SourceKind): AdapterWriteSide {
         instances: spec.replicas,
         imageName: `${IMAGE}:${spec.version}${IMAGE_SUFFIX}`,
         // CloudNativePG spells the class `storageClass` (not storageClassName).
-        storage: {
-          size: spec.storage?.size,
-          ...(spec.storage?.storageClassName && {
-            storageClass: spec.storage.storageClassName,
-          }),
-        },
+        storage: storageRequest(spec.storage, 'size', 'storageClass'),
         ...(resources && { resources }),
       });
     },
