@@ -315,6 +315,11 @@ describe('mariadbOperatorAdapter states', () => {
     },
   });
 
+  it('a suspended MariaDB (spec.suspend) is Paused, not Unknown', () => {
+    const suspended = scalingOut('Suspended', 'False');
+    expect(project(suspended).status).toMatchObject({ phase: 'Paused', reason: 'Suspended', message: 'Suspended' });
+  });
+
   it('a replica not replicating yet during an update is Updating, outside one Degraded', () => {
     expect(project(scalingOut('Updating', 'False')).status).toMatchObject({ phase: 'Updating', reason: 'Updating' });
     expect(project(scalingOut('StatefulSetReady', 'True')).status).toMatchObject({

@@ -139,7 +139,8 @@ export function mariadbFacts(source: KubeObject): PhaseFacts {
       facts.progress = { ...signal, change: true };
     else if (PROVISIONING_REASONS.has(reason)) facts.progress = signal;
     else if (MAINTENANCE_REASONS.has(reason)) facts.unhealthy = signal;
-    else if (reason === 'Suspended') facts.indeterminate = signal;
+    // spec.suspend: reconciliation stopped on purpose (the shared phase Paused).
+    else if (reason === 'Suspended') facts.paused = signal;
     else {
       facts.operatorReady = false;
       facts.readyMessage = ready.message;
