@@ -28,8 +28,8 @@ export function compactCrdsDir(): string {
 }
 
 /**
- * The project's own compact CustomResourceDefinitions for the five operators (one object per CRD,
- * eight in all), read from `packages/kube-emulator/crds/*.yaml` at call time.
+ * The project's own compact CustomResourceDefinitions for every emulated operator (one object per CRD,
+ * nine today), read from `packages/kube-emulator/crds/*.yaml` at call time.
  */
 export function loadCompactCrds(
   dir: string = compactCrdsDir(),

@@ -56,7 +56,7 @@ export interface OperatorEmulatorOptions {
   store: ObjectStore;
   /** Time between reconcile rounds once started (default 1500 ms; tests use ~50 ms). */
   stepMs?: number;
-  /** Which operators to run (default: all five). */
+  /** Which operators to run (default: all of ALL_OPERATORS). */
   operators?: EmulatedOperator[];
   /** Put the upstream operators' finalizers on objects, so deletion shows for a round (default true). */
   finalizers?: boolean;
