@@ -2,26 +2,18 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createBackendModule } from '@backstage/backend-plugin-api';
-import { httpAuthServiceFactory } from '@backstage/backend-defaults/httpAuth';
-import { permissionsServiceFactory } from '@backstage/backend-defaults/permissions';
-import { mockCredentials, mockServices, startTestBackend } from '@backstage/backend-test-utils';
-import catalogPlugin from '@backstage/plugin-catalog-backend';
+import { mockCredentials, startTestBackend } from '@backstage/backend-test-utils';
 import { catalogEntityReadPermission } from '@backstage/plugin-catalog-common/alpha';
-import permissionPlugin from '@backstage/plugin-permission-backend';
 import { AuthorizeResult, isPermission, type PolicyDecision } from '@backstage/plugin-permission-common';
 import type { PolicyQuery, PolicyQueryUser } from '@backstage/plugin-permission-node';
 import { policyExtensionPoint } from '@backstage/plugin-permission-node/alpha';
 import { bindClusterRole, startSystem, type System } from '@internal/e2e';
-import { databasesPlugin } from './plugin';
 import { catalogModuleDatabases } from './catalog/catalogModuleDatabases';
 import { databasesCatalogAccessServiceRef } from './catalog/databasesCatalogAccessServiceRef';
 import { ANNOTATION_SCOPE } from './catalog/instanceToEntity';
-import { emulatorCluster } from './__testUtils__/emulatorCluster';
 import { eventually } from './__testUtils__/eventually';
-import { exampleCatalogConfig } from './__testUtils__/exampleCatalog';
-import { oboActorAuthFactory } from './__testUtils__/oboActorAuth';
 import { openEvents } from './__testUtils__/openEvents';
-import { teamUserInfoMock } from './__testUtils__/teamIdentityMocks';
+import { startPermissionedBackend } from './__testUtils__/startPermissionedBackend';
 
 jest.setTimeout(120_000);
 
@@ -82,26 +74,7 @@ beforeAll(async () => {
   system.emulator.operators.settle();
   // as a platform admin would: `kubectl create rolebinding erin-databases --clusterrole=dbaas-view --user=user:default/erin -n team-b`
   bindClusterRole(system.emulator, { name: 'erin-databases', namespace: 'team-b', clusterRole: 'dbaas-view', user: ERIN });
-  backend = await startTestBackend({
-    features: [
-      catalogPlugin,
-      catalogModuleDatabases,
-      permissionPlugin,
-      policyModule,
-      databasesPlugin,
-      permissionsServiceFactory,
-      oboActorAuthFactory,
-      httpAuthServiceFactory,
-      teamUserInfoMock(),
-      mockServices.rootConfig.factory({
-        data: {
-          permission: { enabled: true },
-          catalog: exampleCatalogConfig(),
-          databases: { clusters: [emulatorCluster(system)] },
-        },
-      }),
-    ],
-  });
+  backend = await startPermissionedBackend(system, policyModule, [catalogModuleDatabases]);
   // every instance is an entity once the provider ran: carol (cluster-wide view) sees them all
   const expected = served().length;
   await eventually(async () => (await catalogDatabases(carol)).length === expected, 60_000, `the catalog shows carol all ${expected} databases`);

@@ -1,24 +1,16 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createBackendModule } from '@backstage/backend-plugin-api';
-import { httpAuthServiceFactory } from '@backstage/backend-defaults/httpAuth';
-import { permissionsServiceFactory } from '@backstage/backend-defaults/permissions';
-import { mockCredentials, mockServices, startTestBackend } from '@backstage/backend-test-utils';
-import catalogPlugin from '@backstage/plugin-catalog-backend';
+import { mockCredentials, startTestBackend } from '@backstage/backend-test-utils';
 import { catalogEntityReadPermission } from '@backstage/plugin-catalog-common/alpha';
-import permissionPlugin from '@backstage/plugin-permission-backend';
 import { AuthorizeResult, isPermission, type PolicyDecision } from '@backstage/plugin-permission-common';
 import type { PolicyQuery, PolicyQueryUser } from '@backstage/plugin-permission-node';
 import { policyExtensionPoint } from '@backstage/plugin-permission-node/alpha';
 import { startSystem, type System } from '@internal/e2e';
-import { databasesPlugin } from '../plugin';
 import { catalogModuleDatabases } from './catalogModuleDatabases';
 import { databasesCatalogAccessServiceRef } from './databasesCatalogAccessServiceRef';
 import { ANNOTATION_SCOPE } from './instanceToEntity';
-import { emulatorCluster } from '../__testUtils__/emulatorCluster';
-import { teamUserInfoMock } from '../__testUtils__/teamIdentityMocks';
-import { exampleCatalogConfig } from '../__testUtils__/exampleCatalog';
-import { oboActorAuthFactory } from '../__testUtils__/oboActorAuth';
+import { startPermissionedBackend } from '../__testUtils__/startPermissionedBackend';
 
 jest.setTimeout(120_000);
 
@@ -63,26 +55,7 @@ describe('catalog reads of database entities follow Kubernetes RBAC (real catalo
   beforeAll(async () => {
     system = await startSystem({ seed: true });
     system.emulator.operators.settle();
-    backend = await startTestBackend({
-      features: [
-        catalogPlugin,
-        catalogModuleDatabases,
-        permissionPlugin,
-        policyModule,
-        databasesPlugin,
-        permissionsServiceFactory,
-        oboActorAuthFactory,
-        httpAuthServiceFactory,
-        teamUserInfoMock(),
-        mockServices.rootConfig.factory({
-          data: {
-            permission: { enabled: true },
-            catalog: exampleCatalogConfig(),
-            databases: { clusters: [emulatorCluster(system)] },
-          },
-        }),
-      ],
-    });
+    backend = await startPermissionedBackend(system, policyModule, [catalogModuleDatabases]);
     // every instance is an entity once the provider ran: carol (cluster-wide view) sees them all
     const expected = system.apiserver.store.list().length;
     const deadline = Date.now() + 60_000;

@@ -1,22 +1,14 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createBackendModule } from '@backstage/backend-plugin-api';
-import { httpAuthServiceFactory } from '@backstage/backend-defaults/httpAuth';
-import { permissionsServiceFactory } from '@backstage/backend-defaults/permissions';
-import { mockCredentials, mockServices, startTestBackend } from '@backstage/backend-test-utils';
-import catalogPlugin from '@backstage/plugin-catalog-backend';
+import { mockCredentials, startTestBackend } from '@backstage/backend-test-utils';
 import { catalogConditions, createCatalogConditionalDecision } from '@backstage/plugin-catalog-backend/alpha';
 import { catalogEntityReadPermission } from '@backstage/plugin-catalog-common/alpha';
-import permissionPlugin from '@backstage/plugin-permission-backend';
 import { AuthorizeResult, isPermission, type PolicyDecision } from '@backstage/plugin-permission-common';
 import type { PolicyQuery, PolicyQueryUser } from '@backstage/plugin-permission-node';
 import { policyExtensionPoint } from '@backstage/plugin-permission-node/alpha';
 import { startSystem, type System } from '@internal/e2e';
-import { databasesPlugin } from '../plugin';
-import { emulatorCluster } from '../__testUtils__/emulatorCluster';
-import { teamUserInfoMock } from '../__testUtils__/teamIdentityMocks';
-import { exampleCatalogConfig } from '../__testUtils__/exampleCatalog';
-import { oboActorAuthFactory } from '../__testUtils__/oboActorAuth';
+import { startPermissionedBackend } from '../__testUtils__/startPermissionedBackend';
 
 jest.setTimeout(90_000);
 
@@ -67,27 +59,7 @@ describe('entity routes follow the catalog read permission (real catalog and per
   beforeAll(async () => {
     system = await startSystem({ seed: true });
     system.emulator.operators.settle();
-    backend = await startTestBackend({
-      features: [
-        catalogPlugin,
-        permissionPlugin,
-        policyModule,
-        databasesPlugin,
-        permissionsServiceFactory,
-        // the real HTTP auth over the mock auth service (whose tokens on behalf of a user name
-        // the plugin as actor, as real ones do): the permission backend checks the actor
-        oboActorAuthFactory,
-        httpAuthServiceFactory,
-        teamUserInfoMock(),
-        mockServices.rootConfig.factory({
-          data: {
-            permission: { enabled: true },
-            catalog: exampleCatalogConfig(),
-            databases: { clusters: [emulatorCluster(system)] },
-          },
-        }),
-      ],
-    });
+    backend = await startPermissionedBackend(system, policyModule);
     // ownership (bob's condition) needs the catalog's relations: wait until search's are stitched
     const deadline = Date.now() + 40_000;
     for (;;) {
