@@ -1,17 +1,13 @@
-import { checkUpdate } from '../../writes/checkUpdate';
 import { connectionDetails } from '../../writes/connectionDetails';
 import { endpointsWithUris } from '../../writes/connectionEndpoints';
 import type { EngineRules } from '../../writes/EngineRules';
 import { forbidden, type FieldCause } from '../../writes/FieldCause';
 import { imageAtVersion } from '../../writes/imageRef';
-import {
-  cloneObject,
-  setDeletionProtection,
-} from '../../writes/operatorMetadata';
 import { operatorObject } from '../../writes/operatorObject';
 import { replicaRulesOf } from '../../writes/replicaRule';
 import { resourceRequirements } from '../../writes/resources';
 import { rulesWriteSide } from '../../writes/rulesWriteSide';
+import { updateFrom } from '../../writes/updateFrame';
 import { secretValue } from '../../writes/secretValue';
 import { setResources } from '../../writes/setResources';
 import { storageRequest } from '../../writes/storageRequest';
@@ -114,33 +110,38 @@ export function postgresqlWriteSide(kind: SourceKind): AdapterWriteSide {
         ...(resources && { resources }),
       });
     },
-    applyUpdate(current, next, previous) {
-      const causes = checkUpdate(postgresqlRules, next, previous);
-      const spec0 = asRecord(current.spec) ?? {};
-      const versionChanged =
-        next.version && previous.version && next.version !== previous.version;
-      const problem = versionChanged ? catalogVersionProblem(spec0) : undefined;
-      if (problem && causes.every(c => c.field !== 'spec.version'))
-        causes.push(problem);
-      if (causes.length > 0) return { causes };
-      const object = cloneObject(current);
-      const spec = (object.spec ??= {});
-      if (next.version && next.version !== previous.version)
-        // A minor upgrade: the operator restarts the standbys on the new image, then switches
-        // over (or restarts) the primary per primaryUpdateStrategy/primaryUpdateMethod.
-        spec.imageName = imageAtVersion(
-          spec.imageName,
-          next.version,
-          IMAGE,
-          IMAGE_SUFFIX,
-        );
-      if (next.replicas !== undefined) spec.instances = next.replicas;
-      if (next.storage?.size && next.storage.size !== previous.storage?.size)
-        spec.storage = { ...asRecord(spec.storage), size: next.storage.size };
-      setResources(spec, next.resources);
-      setDeletionProtection(object, next.deletionProtection);
-      return { object };
-    },
+    applyUpdate: updateFrom({
+      rules: postgresqlRules,
+      refuse(current, next, previous, found) {
+        const versionChanged =
+          next.version && previous.version && next.version !== previous.version;
+        const problem = versionChanged
+          ? catalogVersionProblem(asRecord(current.spec) ?? {})
+          : undefined;
+        // A refusal of the shared rules (a downgrade, a major) already names the field.
+        return problem && found.every(c => c.field !== 'spec.version')
+          ? [problem]
+          : [];
+      },
+      write(spec, change) {
+        if (change.version)
+          // A minor upgrade: the operator restarts the standbys on the new image, then switches
+          // over (or restarts) the primary per primaryUpdateStrategy/primaryUpdateMethod.
+          spec.imageName = imageAtVersion(
+            spec.imageName,
+            change.version,
+            IMAGE,
+            IMAGE_SUFFIX,
+          );
+        if (change.replicas !== undefined) spec.instances = change.replicas;
+        if (change.storageSize)
+          spec.storage = {
+            ...asRecord(spec.storage),
+            size: change.storageSize,
+          };
+        setResources(spec, change.resources);
+      },
+    }),
     // The operator generates `<name>-app` (user and database `app`) at bootstrap.
     secretsToCreate: () => [],
     connectionSecretName: appSecretName,

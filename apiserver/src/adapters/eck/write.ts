@@ -1,15 +1,14 @@
-import { checkUpdate } from '../../writes/checkUpdate';
 import { endpointsWithUris } from '../../writes/connectionEndpoints';
 import type { EngineRules } from '../../writes/EngineRules';
 import { replicaRulesOf } from '../../writes/replicaRule';
 import { type FieldCause, forbidden } from '../../writes/FieldCause';
 import { claimSpec } from '../../writes/claimSpec';
 import { connectionDetails } from '../../writes/connectionDetails';
-import { cloneObject, setDeletionProtection } from '../../writes/operatorMetadata';
 import { operatorObject } from '../../writes/operatorObject';
 import { mergeResources, resourceRequirements } from '../../writes/resources';
 import { secretValue } from '../../writes/secretValue';
 import { rulesWriteSide } from '../../writes/rulesWriteSide';
+import { updateFrom } from '../../writes/updateFrame';
 import { compareVersions, majorOf } from '../../writes/version';
 import { asArray, asRecord, nameOf, namespaceOf } from '../shared/read';
 import type { AdapterWriteSide, SourceKind } from '../types';
@@ -81,41 +80,41 @@ export function eckWriteSide(kind: SourceKind): AdapterWriteSide {
       const { spec } = instance;
       const resources = resourceRequirements(spec.resources);
       return operatorObject(kind, instance, options, {
-          version: spec.version,
-          nodeSets: [
-            {
-              name: NODE_SET,
-              count: spec.replicas,
-              // Works without raising vm.max_map_count on the nodes (ECK's quickstart advice).
-              config: { 'node.store.allow_mmap': false },
-              volumeClaimTemplates: [
-                {
-                  metadata: { name: DATA_CLAIM },
-                  spec: claimSpec(spec.storage),
-                },
-              ],
-              ...(resources && {
-                podTemplate: {
-                  spec: { containers: [{ name: CONTAINER, resources }] },
-                },
-              }),
-            },
-          ],
+        version: spec.version,
+        nodeSets: [
+          {
+            name: NODE_SET,
+            count: spec.replicas,
+            // Works without raising vm.max_map_count on the nodes (ECK's quickstart advice).
+            config: { 'node.store.allow_mmap': false },
+            volumeClaimTemplates: [
+              {
+                metadata: { name: DATA_CLAIM },
+                spec: claimSpec(spec.storage),
+              },
+            ],
+            ...(resources && {
+              podTemplate: {
+                spec: { containers: [{ name: CONTAINER, resources }] },
+              },
+            }),
+          },
+        ],
       });
     },
-    applyUpdate(current, next, previous) {
-      const causes = checkUpdate(eckRules, next, previous);
-      const path =
-        next.version && previous.version && next.version !== previous.version
-          ? upgradePathProblem(previous.version, next.version)
-          : undefined;
-      if (path) causes.push(path);
-      const object = cloneObject(current);
-      const spec = (object.spec ??= {});
-      const nodeSets = asArray(spec.nodeSets).map(n => asRecord(n) ?? {});
-      // Tiers (hot/warm, dedicated masters) stay the owner's business: with several node sets
-      // a single count, size or resources cannot say which set to change.
-      if (nodeSets.length !== 1) {
+    applyUpdate: updateFrom({
+      rules: eckRules,
+      refuse(current, next, previous) {
+        const causes: FieldCause[] = [];
+        const path =
+          next.version && previous.version && next.version !== previous.version
+            ? upgradePathProblem(previous.version, next.version)
+            : undefined;
+        if (path) causes.push(path);
+        const sets = asArray(asRecord(current.spec)?.nodeSets).length;
+        // Tiers (hot/warm, dedicated masters) stay the owner's business: with several node sets
+        // a single count, size or resources cannot say which set to change.
+        if (sets === 1) return causes;
         const changed: Array<[string, boolean]> = [
           ['spec.replicas', next.replicas !== previous.replicas],
           ['spec.storage.size', next.storage?.size !== previous.storage?.size],
@@ -130,23 +129,21 @@ export function eckWriteSide(kind: SourceKind): AdapterWriteSide {
             causes.push(
               forbidden(
                 field,
-                `the Elasticsearch object has ${nodeSets.length} node sets; change them in the Elasticsearch object itself`,
+                `the Elasticsearch object has ${sets} node sets; change them in the Elasticsearch object itself`,
               ),
             );
-      }
-      if (causes.length > 0) return { causes };
-      if (next.version) spec.version = next.version;
-      const [nodeSet] = nodeSets;
-      if (nodeSet) {
-        if (next.replicas !== undefined) nodeSet.count = next.replicas;
-        if (next.storage?.size && next.storage.size !== previous.storage?.size)
-          setDataClaimSize(nodeSet, next.storage.size);
-        setResources(nodeSet, next.resources);
+        return causes;
+      },
+      write(spec, change) {
+        if (change.version) spec.version = change.version;
+        const [nodeSet] = asArray(spec.nodeSets).map(n => asRecord(n) ?? {});
+        if (!nodeSet) return;
+        if (change.replicas !== undefined) nodeSet.count = change.replicas;
+        if (change.storageSize) setDataClaimSize(nodeSet, change.storageSize);
+        setResources(nodeSet, change.resources);
         spec.nodeSets = [nodeSet];
-      }
-      setDeletionProtection(object, next.deletionProtection);
-      return { object };
-    },
+      },
+    }),
     // ECK generates the elastic user's password itself.
     secretsToCreate: () => [],
     connectionSecretName: source => elasticUserSecret(nameOf(source)),

@@ -1,17 +1,16 @@
 import type { DatabaseTopology } from '@internal/plugin-databases-common';
-import { checkUpdate } from '../../writes/checkUpdate';
 import { endpointsWithUris } from '../../writes/connectionEndpoints';
 import type { EngineRules } from '../../writes/EngineRules';
 import { replicaRulesOf } from '../../writes/replicaRule';
 import { imageAtVersion } from '../../writes/imageRef';
 import { connectionDetails } from '../../writes/connectionDetails';
-import { cloneObject, setDeletionProtection } from '../../writes/operatorMetadata';
 import { operatorObject } from '../../writes/operatorObject';
 import { resourceRequirements } from '../../writes/resources';
 import { setResources } from '../../writes/setResources';
 import { storageRequest } from '../../writes/storageRequest';
 import { secretValue } from '../../writes/secretValue';
 import { rulesWriteSide } from '../../writes/rulesWriteSide';
+import { updateFrom } from '../../writes/updateFrame';
 import { asRecord, asString, nameOf, namespaceOf } from '../shared/read';
 import type {
   AdapterWriteSide,
@@ -123,21 +122,21 @@ export function mariadbWriteSide(kind: SourceKind): AdapterWriteSide {
         ...topologySpec(spec.topology),
       });
     },
-    applyUpdate(current, next, previous) {
-      const causes = checkUpdate(mariadbRules, next, previous);
-      if (causes.length > 0) return { causes };
-      const object = cloneObject(current);
-      const spec = (object.spec ??= {});
-      if (next.version && next.version !== previous.version)
-        spec.image = imageAtVersion(spec.image, next.version, IMAGE);
-      if (next.replicas !== undefined) spec.replicas = next.replicas;
-      if (next.storage?.size && next.storage.size !== previous.storage?.size)
-        // storage.size supersedes the claim template's size.
-        spec.storage = { ...asRecord(spec.storage), size: next.storage.size };
-      setResources(spec, next.resources);
-      setDeletionProtection(object, next.deletionProtection);
-      return { object };
-    },
+    applyUpdate: updateFrom({
+      rules: mariadbRules,
+      write(spec, change) {
+        if (change.version)
+          spec.image = imageAtVersion(spec.image, change.version, IMAGE);
+        if (change.replicas !== undefined) spec.replicas = change.replicas;
+        if (change.storageSize)
+          // storage.size supersedes the claim template's size.
+          spec.storage = {
+            ...asRecord(spec.storage),
+            size: change.storageSize,
+          };
+        setResources(spec, change.resources);
+      },
+    }),
     // generate: true lets the operator create the root password itself.
     secretsToCreate: () => [],
     connectionSecretName: rootSecretName,

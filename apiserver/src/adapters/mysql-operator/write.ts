@@ -2,17 +2,17 @@ import {
   LABEL_MANAGED_BY,
   MANAGED_BY_VALUE,
 } from '@internal/plugin-databases-common';
-import { checkUpdate } from '../../writes/checkUpdate';
 import { endpointsWithUris } from '../../writes/connectionEndpoints';
 import type { EngineRules } from '../../writes/EngineRules';
 import { replicaRulesOf } from '../../writes/replicaRule';
 import { claimSpec } from '../../writes/claimSpec';
 import { connectionDetails } from '../../writes/connectionDetails';
-import { cloneObject, setDeletionProtection } from '../../writes/operatorMetadata';
 import { operatorObject } from '../../writes/operatorObject';
-import { mergeResources, resourceRequirements } from '../../writes/resources';
+import { resourceRequirements } from '../../writes/resources';
+import { setResources } from '../../writes/setResources';
 import { opaqueSecret, secretValue } from '../../writes/secretValue';
 import { rulesWriteSide } from '../../writes/rulesWriteSide';
+import { updateFrom } from '../../writes/updateFrame';
 import {
   asArray,
   asRecord,
@@ -95,34 +95,27 @@ export function mysqlWriteSide(kind: SourceKind): AdapterWriteSide {
       const name = instance.metadata.name ?? '';
       const resources = resourceRequirements(spec.resources);
       return operatorObject(kind, instance, options, {
-          secretName: rootSecretName(name),
-          instances: spec.replicas,
-          version: spec.version,
-          // One Router; clients connect through it (rw 6446, ro 6447).
-          router: { instances: 1 },
-          tlsUseSelfSigned: true,
-          datadirVolumeClaimTemplate: claimSpec(spec.storage),
-          ...(resources && {
-            podSpec: { containers: [{ name: MYSQL_CONTAINER, resources }] },
-          }),
+        secretName: rootSecretName(name),
+        instances: spec.replicas,
+        version: spec.version,
+        // One Router; clients connect through it (rw 6446, ro 6447).
+        router: { instances: 1 },
+        tlsUseSelfSigned: true,
+        datadirVolumeClaimTemplate: claimSpec(spec.storage),
+        ...(resources && {
+          podSpec: { containers: [{ name: MYSQL_CONTAINER, resources }] },
+        }),
       });
     },
-    applyUpdate(current, next, previous) {
-      const causes = checkUpdate(mysqlRules, next, previous);
-      if (causes.length > 0) return { causes };
-      const object = cloneObject(current);
-      const spec = (object.spec ??= {});
-      if (next.version) spec.version = next.version;
-      if (next.replicas !== undefined) spec.instances = next.replicas;
-      if (next.resources || asRecord(spec.podSpec)) {
-        const container = mysqlContainer(spec);
-        const resources = mergeResources(container.resources, next.resources);
-        if (resources) container.resources = resources;
-        else delete container.resources;
-      }
-      setDeletionProtection(object, next.deletionProtection);
-      return { object };
-    },
+    applyUpdate: updateFrom({
+      rules: mysqlRules,
+      write(spec, change) {
+        if (change.version) spec.version = change.version;
+        if (change.replicas !== undefined) spec.instances = change.replicas;
+        if (change.resources || asRecord(spec.podSpec))
+          setResources(mysqlContainer(spec), change.resources);
+      },
+    }),
     secretsToCreate(instance, generatePassword) {
       const name = instance.metadata.name ?? '';
       return [

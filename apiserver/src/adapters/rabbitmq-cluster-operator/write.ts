@@ -1,16 +1,15 @@
-import { checkUpdate } from '../../writes/checkUpdate';
 import { endpointsWithUris } from '../../writes/connectionEndpoints';
 import type { EngineRules } from '../../writes/EngineRules';
 import { replicaRulesOf } from '../../writes/replicaRule';
 import { connectionDetails } from '../../writes/connectionDetails';
 import { imageAtVersion } from '../../writes/imageRef';
-import { cloneObject, setDeletionProtection } from '../../writes/operatorMetadata';
 import { operatorObject } from '../../writes/operatorObject';
 import { resourceRequirements } from '../../writes/resources';
 import { setResources } from '../../writes/setResources';
 import { storageRequest } from '../../writes/storageRequest';
 import { secretValue } from '../../writes/secretValue';
 import { rulesWriteSide } from '../../writes/rulesWriteSide';
+import { updateFrom } from '../../writes/updateFrame';
 import { asRecord, asString, nameOf, namespaceOf } from '../shared/read';
 import type { AdapterWriteSide, KubeObject, SourceKind } from '../types';
 
@@ -87,28 +86,25 @@ export function rabbitmqWriteSide(kind: SourceKind): AdapterWriteSide {
         ...(resources && { resources }),
       });
     },
-    applyUpdate(current, next, previous) {
-      const causes = checkUpdate(rabbitmqRules, next, previous);
-      if (causes.length > 0) return { causes };
-      const object = cloneObject(current);
-      const spec = (object.spec ??= {});
-      if (next.version && next.version !== previous.version)
-        spec.image = imageAtVersion(
-          spec.image,
-          next.version,
-          IMAGE,
-          IMAGE_SUFFIX,
-        );
-      if (next.replicas !== undefined) spec.replicas = next.replicas;
-      if (next.storage?.size && next.storage.size !== previous.storage?.size)
-        spec.persistence = {
-          ...asRecord(spec.persistence),
-          storage: next.storage.size,
-        };
-      setResources(spec, next.resources);
-      setDeletionProtection(object, next.deletionProtection);
-      return { object };
-    },
+    applyUpdate: updateFrom({
+      rules: rabbitmqRules,
+      write(spec, change) {
+        if (change.version)
+          spec.image = imageAtVersion(
+            spec.image,
+            change.version,
+            IMAGE,
+            IMAGE_SUFFIX,
+          );
+        if (change.replicas !== undefined) spec.replicas = change.replicas;
+        if (change.storageSize)
+          spec.persistence = {
+            ...asRecord(spec.persistence),
+            storage: change.storageSize,
+          };
+        setResources(spec, change.resources);
+      },
+    }),
     // The operator generates the default user's Secret.
     secretsToCreate: () => [],
     connectionSecretName: defaultUserSecret,

@@ -3,7 +3,6 @@ import {
   LABEL_MANAGED_BY,
   MANAGED_BY_VALUE,
 } from '@internal/plugin-databases-common';
-import { checkUpdate } from '../../writes/checkUpdate';
 import { endpointsWithUris } from '../../writes/connectionEndpoints';
 import type { EngineRules } from '../../writes/EngineRules';
 import { forbidden } from '../../writes/FieldCause';
@@ -11,12 +10,12 @@ import { replicaRulesOf } from '../../writes/replicaRule';
 import { withVersion } from '../../writes/imageRef';
 import { claimSpec } from '../../writes/claimSpec';
 import { connectionDetails } from '../../writes/connectionDetails';
-import { cloneObject, setDeletionProtection } from '../../writes/operatorMetadata';
 import { operatorObject } from '../../writes/operatorObject';
 import { resourceRequirements } from '../../writes/resources';
 import { setResources } from '../../writes/setResources';
 import { opaqueSecret, secretValue } from '../../writes/secretValue';
 import { rulesWriteSide } from '../../writes/rulesWriteSide';
+import { updateFrom } from '../../writes/updateFrame';
 import { majorOf } from '../../writes/version';
 import { asRecord, asString, nameOf, namespaceOf } from '../shared/read';
 import type { AdapterWriteSide, SourceKind } from '../types';
@@ -77,7 +76,9 @@ const redisImage = (version: string | undefined) =>
   `${REDIS_IMAGE}:v${version}`;
 
 function storageSpec(size: string | undefined, storageClassName?: string) {
-  return { volumeClaimTemplate: { spec: claimSpec({ size, storageClassName }) } };
+  return {
+    volumeClaimTemplate: { spec: claimSpec({ size, storageClassName }) },
+  };
 }
 
 /** The write side for the four redis-operator kinds, one per topology. */
@@ -136,64 +137,60 @@ export function redisWriteSide(
         };
       return operatorObject(kind, instance, options, body);
     },
-    applyUpdate(current, next, previous) {
-      const causes = checkUpdate(redisRules, next, previous);
-      // A RedisSentinel (adopted; we create none) keeps no data: its CRD has no storage, and a
-      // size written there would be pruned, so the resize would silently never happen.
-      if (
+    applyUpdate: updateFrom({
+      rules: redisRules,
+      refuse: (current, next, previous) =>
+        // A RedisSentinel (adopted; we create none) keeps no data: its CRD has no storage, and
+        // a size written there would be pruned, so the resize would silently never happen.
         current.kind === 'RedisSentinel' &&
         next.storage?.size &&
         next.storage.size !== previous.storage?.size
-      )
-        causes.push(
-          forbidden(
-            'spec.storage.size',
-            'a RedisSentinel has no volumes to size: its Sentinels keep no data',
-          ),
-        );
-      if (causes.length > 0) return { causes };
-      const object = cloneObject(current);
-      const spec = (object.spec ??= {});
-      const config = (spec.kubernetesConfig =
-        asRecord(spec.kubernetesConfig) ?? {});
-      if (next.version && next.version !== previous.version) {
-        config.image =
-          typeof config.image === 'string'
-            ? withVersion(config.image, next.version, `v${next.version}`)
-            : redisImage(next.version);
-        const sentinel = asRecord(spec.sentinel);
-        if (sentinel && typeof sentinel.image === 'string')
-          sentinel.image = withVersion(
-            sentinel.image,
-            next.version,
-            `v${next.version}`,
+          ? [
+              forbidden(
+                'spec.storage.size',
+                'a RedisSentinel has no volumes to size: its Sentinels keep no data',
+              ),
+            ]
+          : [],
+      write(spec, change, object) {
+        const config = (spec.kubernetesConfig =
+          asRecord(spec.kubernetesConfig) ?? {});
+        if (change.version) {
+          const tag = `v${change.version}`;
+          config.image =
+            typeof config.image === 'string'
+              ? withVersion(config.image, change.version, tag)
+              : redisImage(change.version);
+          const sentinel = asRecord(spec.sentinel);
+          if (sentinel && typeof sentinel.image === 'string')
+            sentinel.image = withVersion(sentinel.image, change.version, tag);
+          if (object.kind === 'RedisCluster')
+            spec.clusterVersion = `v${majorOf(change.version) ?? 7}`;
+        }
+        // Redis (standalone) has no size field: it is always one pod.
+        if (object.kind !== 'Redis' && change.replicas !== undefined)
+          spec.clusterSize = change.replicas;
+        if (change.storageSize) {
+          const template = asRecord(
+            asRecord(spec.storage)?.volumeClaimTemplate,
           );
-        if (object.kind === 'RedisCluster')
-          spec.clusterVersion = `v${majorOf(next.version) ?? 7}`;
-      }
-      // Redis (standalone) has no size field: it is always one pod.
-      if (object.kind !== 'Redis' && next.replicas !== undefined)
-        spec.clusterSize = next.replicas;
-      if (next.storage?.size && next.storage.size !== previous.storage?.size) {
-        const template = asRecord(asRecord(spec.storage)?.volumeClaimTemplate);
-        const claim = asRecord(template?.spec);
-        if (claim) {
-          const claimResources = (claim.resources =
-            asRecord(claim.resources) ?? {});
-          claimResources.requests = {
-            ...asRecord(claimResources.requests),
-            storage: next.storage.size,
-          };
-        } else
-          spec.storage = {
-            ...asRecord(spec.storage),
-            ...storageSpec(next.storage.size, next.storage.storageClassName),
-          };
-      }
-      setResources(config, next.resources);
-      setDeletionProtection(object, next.deletionProtection);
-      return { object };
-    },
+          const claim = asRecord(template?.spec);
+          if (claim) {
+            const claimResources = (claim.resources =
+              asRecord(claim.resources) ?? {});
+            claimResources.requests = {
+              ...asRecord(claimResources.requests),
+              storage: change.storageSize,
+            };
+          } else
+            spec.storage = {
+              ...asRecord(spec.storage),
+              ...storageSpec(change.storageSize, change.storageClassName),
+            };
+        }
+        setResources(config, change.resources);
+      },
+    }),
     secretsToCreate(instance, generatePassword) {
       return [
         opaqueSecret(
