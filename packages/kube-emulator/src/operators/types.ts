@@ -148,4 +148,36 @@ export interface EmulatedOperator {
   ): Record<string, unknown> | undefined;
   /** When failed, keep pods running (e.g. Elasticsearch red: nodes up, primaries unassigned). */
   failedKeepsPods?: boolean;
+  /** This operator's objects in the demo seed. */
+  demo?: OperatorDemo;
+}
+
+/** The phase a demo instance is meant to show once the emulated operators have run. */
+export type DemoPhase =
+  'Ready' | 'Provisioning' | 'Degraded' | 'Failed' | 'Pending';
+
+/** One operator object of the demo. */
+export interface DemoInstance {
+  kind: CustomKind;
+  namespace: string;
+  name: string;
+  /** Catalog component (`backstage.io/kubernetes-id`). */
+  component: string;
+  spec: Record<string, unknown>;
+  phase: DemoPhase;
+  /** How the control API holds it there (`ready` = converge normally). */
+  mode: HealthMode;
+  message?: string;
+}
+
+/**
+ * An operator's part of the demo: its objects (`kind` names one of its kinds) and how its own
+ * status dialect shows each demo phase, so the seed's tests need no switch over operators.
+ */
+export interface OperatorDemo {
+  instances: ReadonlyArray<Omit<DemoInstance, 'kind'> & { kind: string }>;
+  observedPhase(
+    object: StoredObject,
+    pods: { allReady: boolean },
+  ): DemoPhase | 'other';
 }

@@ -1,4 +1,5 @@
 import type { StoredObject } from '../../store/types';
+import { cloudnativePgDemo } from './demo';
 import { nextConditions } from '../conditions';
 import { randomPassword, revisionHash } from '../dependentObjects';
 import { count, imageTag } from '../specHelpers';
@@ -252,6 +253,7 @@ function status(
  * healthy state", "Upgrading cluster"...).
  */
 export const cloudnativePgOperator: EmulatedOperator = {
+  demo: cloudnativePgDemo,
   id: 'cloudnative-pg',
   kinds: [CNPG_CLUSTER_KIND],
   desired: cr => desired(cr),

@@ -1,4 +1,5 @@
 import type { StoredObject } from '../../store/types';
+import { eckDemo } from './demo';
 import { nextConditions } from '../conditions';
 import { jsonEqual as deepEqual } from '../../store/jsonEqual';
 import { randomPassword, revisionHash } from '../dependentObjects';
@@ -207,6 +208,7 @@ function status(
  * `<n>-es-internal-http`, `<n>-es-transport`, Secret `<n>-es-elastic-user` (key `elastic`).
  */
 export const eckOperator: EmulatedOperator = {
+  demo: eckDemo,
   id: 'eck',
   kinds: [ELASTICSEARCH_KIND],
   desired: cr => desired(cr),

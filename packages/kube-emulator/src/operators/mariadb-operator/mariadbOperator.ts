@@ -1,4 +1,5 @@
 import type { StoredObject } from '../../store/types';
+import { mariadbDemo } from './demo';
 import { nextConditions } from '../conditions';
 import { randomPassword, revisionHash } from '../dependentObjects';
 import { count, imageTag, secretsByName } from '../specHelpers';
@@ -272,6 +273,7 @@ function status(
 
 /** Emulated mariadb-operator: StatefulSet `<n>`, Services `<n>`(`-primary`, `-secondary`), `<n>-internal`, root Secret. */
 export const mariadbOperator: EmulatedOperator = {
+  demo: mariadbDemo,
   id: 'mariadb-operator',
   kinds: [MARIADB_KIND],
   desired: cr => desired(cr),

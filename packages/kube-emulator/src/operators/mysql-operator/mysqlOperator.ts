@@ -1,4 +1,5 @@
 import type { StoredObject } from '../../store/types';
+import { mysqlDemo } from './demo';
 import { randomPassword, revisionHash } from '../dependentObjects';
 import { count } from '../specHelpers';
 import type {
@@ -171,6 +172,7 @@ function status(
 
 /** Emulated Oracle mysql-operator: StatefulSet `<n>`, Deployment `<n>-router`, Services `<n>` and `<n>-instances`. */
 export const mysqlOperator: EmulatedOperator = {
+  demo: mysqlDemo,
   id: 'mysql-operator',
   kinds: [INNODBCLUSTER_KIND],
   finalizer: () => 'mysql.oracle.com/cluster',

@@ -1,4 +1,5 @@
 import type { StoredObject } from '../../store/types';
+import { rabbitmqDemo } from './demo';
 import { nextConditions } from '../conditions';
 import { randomPassword, revisionHash } from '../dependentObjects';
 import { count, imageTag } from '../specHelpers';
@@ -213,6 +214,7 @@ function status(
  * Secrets `<n>-default-user` and `<n>-erlang-cookie`.
  */
 export const rabbitmqOperator: EmulatedOperator = {
+  demo: rabbitmqDemo,
   id: 'rabbitmq-cluster-operator',
   kinds: [RABBITMQCLUSTER_KIND],
   finalizer: () => 'deletion.finalizers.rabbitmqclusters.rabbitmq.com',

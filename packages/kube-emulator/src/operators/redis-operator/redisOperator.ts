@@ -1,4 +1,5 @@
 import type { StoredObject } from '../../store/types';
+import { redisDemo } from './demo';
 import { revisionHash } from '../dependentObjects';
 import { count, imageTag } from '../specHelpers';
 import type {
@@ -228,6 +229,7 @@ function status(
 
 /** Emulated OT-CONTAINER-KIT redis-operator for Redis, RedisCluster, RedisReplication and RedisSentinel. */
 export const redisOperator: EmulatedOperator = {
+  demo: redisDemo,
   id: 'redis-operator',
   kinds: [
     REDIS_KIND,
