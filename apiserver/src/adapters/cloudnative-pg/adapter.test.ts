@@ -371,6 +371,24 @@ describe('cloudnativePgAdapter: writes', () => {
     );
   };
 
+  it('takes 1 instance as standalone and 2 or more as replication, nothing else', () => {
+    const refusals = (topology: string, replicas: number) =>
+      write
+        .validate({
+          ...write.defaults(topology as any),
+          engine: 'postgresql',
+          topology: topology as any,
+          replicas,
+        })
+        .filter(c => c.field === 'spec.replicas').length;
+    expect([1, 2, 3, 9].map(n => refusals('standalone', n))).toEqual([
+      0, 1, 1, 1,
+    ]);
+    expect([1, 2, 3, 9].map(n => refusals('replication', n))).toEqual([
+      1, 0, 0, 0,
+    ]);
+  });
+
   it('creates a standalone and a replicated Cluster on the operator image line', () => {
     expect(create({}).spec).toEqual({
       instances: 1,
