@@ -33,7 +33,6 @@ export interface WorkloadOptions {
 
 const GROUP_PATH = '/apis/dbaas.platform.dev/v1alpha1';
 const NAMESPACES = ['team-a', 'team-b', 'team-c'];
-const ENGINES = ['redis', 'mariadb', 'mysql', 'elasticsearch', 'rabbitmq'];
 const MAX_IN_FLIGHT = 100;
 
 /**
@@ -52,7 +51,17 @@ export class Workload {
   private readonly idle: Array<() => void> = [];
   private outage = false;
 
+  private engines: string[] = [];
+
   constructor(private readonly options: WorkloadOptions) {}
+
+  /** The engines it creates: every one the apiserver's DatabaseEngine list names, so a new operator is soaked too. */
+  async loadEngines(): Promise<void> {
+    const { status, text } = await this.send('GET', `${GROUP_PATH}/databaseengines`);
+    if (status !== 200) throw new Error(`listing databaseengines answered ${status}: ${text.slice(0, 200)}`);
+    this.engines = (JSON.parse(text).items as Array<{ metadata: { name: string } }>).map(e => e.metadata.name);
+    if (this.engines.length === 0) throw new Error('the apiserver lists no DatabaseEngine');
+  }
 
   start(): void {
     // ticks of about 100 ms; what is due follows the clock (a late tick starts more), with the
@@ -129,7 +138,7 @@ export class Workload {
       apiVersion: 'dbaas.platform.dev/v1alpha1',
       kind: 'DatabaseInstance',
       metadata: { name: target.name, namespace: target.namespace },
-      spec: { engine: ENGINES[n % ENGINES.length] },
+      spec: { engine: this.engines[n % this.engines.length] },
     };
     const status = await this.call('create', 'POST', `${GROUP_PATH}/namespaces/${target.namespace}/databaseinstances`, body);
     if (status === 201) this.live.push(target);
@@ -179,10 +188,10 @@ export class Workload {
     }
   }
 
-  private send(method: string, path: string, body?: unknown): Promise<{ status: number; retryAfter?: number; detail: string }> {
+  private send(method: string, path: string, body?: unknown): Promise<{ status: number; retryAfter?: number; detail: string; text: string }> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     return new Promise(resolve => {
-      const done = (status: number, detail: string, retryAfter?: number) => resolve({ status, detail, retryAfter });
+      const done = (status: number, detail: string, retryAfter?: number, text = '') => resolve({ status, detail, retryAfter, text });
       const req = https.request(
         {
           host: '127.0.0.1',
@@ -198,7 +207,7 @@ export class Workload {
           res.setEncoding('utf8');
           res.on('data', c => (text += c));
           const retryAfter = res.headers['retry-after'] === undefined ? undefined : Number(res.headers['retry-after']);
-          res.on('end', () => done(res.statusCode ?? 0, res.statusCode && res.statusCode >= 300 ? text.slice(0, 200) : '', retryAfter));
+          res.on('end', () => done(res.statusCode ?? 0, res.statusCode && res.statusCode >= 300 ? text.slice(0, 200) : '', retryAfter, text));
         },
       );
       req.on('timeout', () => req.destroy(new Error('no answer in 30 s')));

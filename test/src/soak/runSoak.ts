@@ -149,6 +149,7 @@ export async function runSoak(options: SoakOptions, log: (line: string) => void)
       watchers.push(w);
     }
     const workload = new Workload({ port: emulator.port, agent, rate: options.rate, population: options.population, random });
+    await workload.loadEngines();
     const loadStart = Date.now();
     const minute = () => (Date.now() - loadStart) / 60_000;
     workload.start();

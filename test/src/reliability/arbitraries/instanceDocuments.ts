@@ -11,6 +11,8 @@ export const VALID_SPECS: ReadonlyArray<Record<string, unknown>> = [
   { engine: 'redis', topology: 'cluster', replicas: 3, resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '256Mi' } } },
   { engine: 'elasticsearch', version: '9.4.3', replicas: 1, storage: { size: '5Gi' } },
   { engine: 'rabbitmq', topology: 'cluster', version: '4.2.6', replicas: 3 },
+  { engine: 'postgresql', topology: 'replication', version: '17.10', replicas: 2, storage: { size: '5Gi' } },
+  { engine: 'postgresql', topology: 'standalone', replicas: 1 },
 ];
 
 /** A JSON value of any kind, including ones JSON cannot say exactly (huge, tiny, -0). */
