@@ -7,10 +7,13 @@ const NAME_DESCRIPTION =
 const AGE_DESCRIPTION =
   'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.';
 
-/** READY as `ready/desired`, like StatefulSets print it. */
-function readyCell(obj: DatabaseInstance): string {
+/**
+ * READY as `ready/desired`, like StatefulSets print it; `?` where the operator does not report
+ * how many are ready (a `0/3` next to `Ready` would be a lie).
+ */
+export function readyCell(obj: DatabaseInstance): string {
   const desired = obj.status?.replicas?.desired ?? obj.spec?.replicas;
-  const ready = obj.status?.replicas?.ready ?? 0;
+  const ready = obj.status?.replicas?.ready ?? '?';
   return desired === undefined ? '' : `${ready}/${desired}`;
 }
 

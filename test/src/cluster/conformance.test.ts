@@ -410,9 +410,14 @@ if (choice.kind === 'skip') {
             ENGINE_CASES.map(nameOf).sort(),
           );
           for (const o of objects) {
+            const desired = o.status.replicas?.desired ?? o.spec.replicas;
             expect(rows.find(r => r.NAME === o.metadata.name)).toMatchObject({
               ENGINE: o.spec.engine,
               PHASE: o.status.phase,
+              // a count the operator does not report is `?`, never 0 beside Ready
+              ...(desired !== undefined && {
+                READY: `${o.status.replicas?.ready ?? '?'}/${desired}`,
+              }),
             });
           }
         },

@@ -19,7 +19,8 @@ export function formatReplicas(instance: DatabaseInstance): string {
   const r = instance.status?.replicas;
   const desired = r?.desired ?? instance.spec.replicas;
   if (r?.ready === undefined && desired === undefined) return '';
-  return `${r?.ready ?? 0}/${desired ?? '?'}`;
+  // `?` where the operator does not say how many are ready: never `0/3` next to Ready.
+  return `${r?.ready ?? '?'}/${desired ?? '?'}`;
 }
 
 /** The owning team's entity ref, if the instance has one. */

@@ -5,6 +5,7 @@ import { DatabasesApiError } from '../api/DatabasesApiError';
 import { explainError } from './explainError';
 import { instancePath, matchDatabasesPath } from './databasesPath';
 import { phaseStyle } from './phaseStyle';
+import { formatReplicas } from './format';
 import {
   CUSTOM_SIZE,
   engineDefaults,
@@ -234,5 +235,27 @@ describe('explainError', () => {
     expect(explained.title).toMatch(title);
     expect(explained.action).toMatch(action);
     expect(explained.detail).toBe((error as Error).message);
+  });
+});
+
+describe('formatReplicas', () => {
+  const withReplicas = (replicas?: { desired?: number; ready?: number }, spec?: number) =>
+    ({
+      apiVersion: 'dbaas.platform.dev/v1alpha1',
+      kind: 'DatabaseInstance',
+      metadata: { name: 'orders', namespace: 'team-a' },
+      spec: { engine: 'mariadb', ...(spec !== undefined && { replicas: spec }) },
+      status: { phase: 'Ready', ...(replicas && { replicas }) },
+    }) as const;
+
+  it('shows ready/desired', () => {
+    expect(formatReplicas(withReplicas({ desired: 3, ready: 3 }))).toBe('3/3');
+    expect(formatReplicas(withReplicas({ desired: 3, ready: 0 }))).toBe('0/3');
+  });
+
+  it('shows ? for a count the operator does not report, never 0 beside Ready', () => {
+    expect(formatReplicas(withReplicas({ desired: 3 }))).toBe('?/3');
+    expect(formatReplicas(withReplicas(undefined, 3))).toBe('?/3');
+    expect(formatReplicas(withReplicas(undefined))).toBe('');
   });
 });

@@ -171,7 +171,7 @@ export function InstanceActions(props: {
         onConfirm={() => run(() => api.updateInstance(props.instanceRef, { replicas: Number(replicas), resourceVersion: rv }))}
       >
         <DialogContentText>
-          Now {instance.status?.replicas?.ready ?? 0} of {instance.spec.replicas ?? '?'} replicas are ready. The operator
+          Now {instance.status?.replicas?.ready ?? '?'} of {instance.spec.replicas ?? '?'} replicas are ready. The operator
           adds or removes members one at a time; the phase shows Updating until it is done.
         </DialogContentText>
         <TextField

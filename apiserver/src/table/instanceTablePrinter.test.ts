@@ -1,0 +1,30 @@
+import { describe, expect, it } from '@jest/globals';
+import type { DatabaseInstance } from '@internal/plugin-databases-common';
+import { readyCell } from './instanceTablePrinter';
+
+const instance = (
+  replicas: { desired?: number; ready?: number } | undefined,
+  specReplicas?: number,
+): DatabaseInstance => ({
+  apiVersion: 'dbaas.platform.dev/v1alpha1',
+  kind: 'DatabaseInstance',
+  metadata: { name: 'orders', namespace: 'team-a' },
+  spec: { engine: 'rabbitmq', ...(specReplicas !== undefined && { replicas: specReplicas }) },
+  status: { phase: 'Ready', ...(replicas && { replicas }) },
+});
+
+describe('the READY column', () => {
+  it('prints ready/desired as a StatefulSet does', () => {
+    expect(readyCell(instance({ desired: 3, ready: 2 }))).toBe('2/3');
+    expect(readyCell(instance({ desired: 3, ready: 0 }))).toBe('0/3');
+  });
+
+  it('prints ?/desired where the operator does not say how many are ready, never 0', () => {
+    expect(readyCell(instance({ desired: 3 }))).toBe('?/3');
+    expect(readyCell(instance(undefined, 3))).toBe('?/3');
+  });
+
+  it('is empty when not even the desired count is known', () => {
+    expect(readyCell(instance(undefined))).toBe('');
+  });
+});
