@@ -10,7 +10,7 @@ const instance = (
   kind: 'DatabaseInstance',
   metadata: { name: 'orders', namespace: 'team-a' },
   spec: { engine: 'rabbitmq', ...(specReplicas !== undefined && { replicas: specReplicas }) },
-  status: { phase: 'Ready', ...(replicas && { replicas }) },
+  status: { phase: 'Ready', source: { apiVersion: 'v1', kind: 'X', name: 'orders', operator: 'x' }, ...(replicas && { replicas }) },
 });
 
 describe('the READY column', () => {

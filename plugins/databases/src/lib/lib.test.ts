@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { DATABASE_PHASES, type DatabaseEngine } from '@internal/plugin-databases-common';
+import { DATABASE_PHASES, type DatabaseEngine, type DatabaseInstance } from '@internal/plugin-databases-common';
 import { makeEngine, makeSize } from '../testUtils/FakeDatabasesApi';
 import { DatabasesApiError } from '../api/DatabasesApiError';
 import { explainError } from './explainError';
@@ -245,8 +245,8 @@ describe('formatReplicas', () => {
       kind: 'DatabaseInstance',
       metadata: { name: 'orders', namespace: 'team-a' },
       spec: { engine: 'mariadb', ...(spec !== undefined && { replicas: spec }) },
-      status: { phase: 'Ready', ...(replicas && { replicas }) },
-    }) as const;
+      status: { phase: 'Ready', source: { apiVersion: 'v1', kind: 'X', name: 'orders', operator: 'x' }, ...(replicas && { replicas }) },
+    }) as DatabaseInstance;
 
   it('shows ready/desired', () => {
     expect(formatReplicas(withReplicas({ desired: 3, ready: 3 }))).toBe('3/3');
