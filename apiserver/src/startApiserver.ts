@@ -15,6 +15,7 @@ import {
   type RequestHeaderOverrides,
 } from './auth';
 import { InformerInstanceStore } from './cache';
+import { ReadySpecRecorder } from './cache/ReadySpecRecorder';
 import { loadEngineConfig, validationContexts } from './engines';
 import { createKubeConfig, KubeApiWriter, kubeInformerFactory } from './kube';
 import type { Options } from './options/Options';
@@ -36,6 +37,8 @@ export interface RunningApiserver {
   server: RunningServer;
   app: DatabasesApp;
   store: InformerInstanceStore;
+  /** Records each instance's last Ready spec on its operator object (see ReadySpecRecorder). */
+  readySpecs: Pick<ReadySpecRecorder, 'idle'>;
   /**
    * Graceful shutdown (contract §10.6): unready at once, keep serving `delayMs`, then stop
    * accepting connections, end every watch cleanly and let requests in flight finish. With
@@ -146,6 +149,11 @@ export async function startApiserver(
     logger,
   });
   store.start();
+  // operator objects and Secrets are written with the apiserver's own credentials
+  const writer = new KubeApiWriter(kc, { timeoutMs: deps.writeTimeoutMs });
+  // the last Ready spec, kept in the cluster so every replica tells a rollout from a fault alike
+  const readySpecs = new ReadySpecRecorder({ store, writer, logger });
+  void readySpecs.start();
 
   let shuttingDown = false;
   const app = createApp({
@@ -155,9 +163,8 @@ export async function startApiserver(
     logger,
     bookmarkIntervalMs: deps.bookmarkIntervalMs,
     maxInFlight: { readOnly: options.maxRequestsInflight, mutating: options.maxMutatingRequestsInflight },
-    // operator objects and Secrets are written with the apiserver's own credentials
     writes: {
-      writer: new KubeApiWriter(kc, { timeoutMs: deps.writeTimeoutMs }),
+      writer,
       adapters,
       validation: validationContexts(engineConfig),
       policy,
@@ -221,6 +228,7 @@ export async function startApiserver(
     server,
     app,
     store,
+    readySpecs,
     async shutdown(delayMs = 0, graceMs?: number) {
       shuttingDown = true;
       app.control.beginShutdown();
@@ -238,6 +246,7 @@ export async function startApiserver(
       if (delayMs > 0) await new Promise(r => setTimeout(r, delayMs));
       await server.close();
       clearTimeout(cut);
+      readySpecs.stop();
       store.stop();
       policySource?.stop();
       namespaceLabels?.stop();

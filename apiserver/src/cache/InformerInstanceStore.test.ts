@@ -223,6 +223,41 @@ describe('InformerInstanceStore', () => {
     expect(t.store.get('team-a', 'orders')?.status?.phase).toBe('Pending');
   });
 
+  it('the apiserver\'s own ready-spec record changing alone is no event and no new resourceVersion', async () => {
+    const t = await synced({ mariadb: [mariadb('orders', '15')] });
+    stop = () => t.store.stop();
+    const recorded = (rv: string, spec: string) =>
+      obj(MARIADB_KIND, 'team-a', 'orders', rv, {
+        metadata: {
+          ...mariadb('orders', rv).metadata,
+          annotations: { 'dbaas.platform.dev/ready-spec': spec },
+        },
+        status: mariadb('orders', rv).status,
+      });
+    t.inf(MARIADB_KIND).upsert(recorded('16', '{"replicas":1}'));
+    await settle();
+    expect(summary(t.events)).toEqual([]);
+    expect(t.store.get('team-a', 'orders')?.metadata.resourceVersion).toBe('15');
+    // writes go to the object as it is now
+    expect(t.store.source('team-a', 'orders')?.object.metadata?.resourceVersion).toBe('16');
+    expect(t.store.builtFromRv('team-a', 'orders')).toBe('16');
+    // any other change is news again, at its own RV
+    t.inf(MARIADB_KIND).upsert({ ...recorded('17', '{"replicas":1}'), spec: { replicas: 3 } });
+    await settle();
+    expect(summary(t.events)).toEqual(['MODIFIED team-a/orders 17']);
+  });
+
+  it('previews a would-be object with the instance\'s rollout memory, keeping nothing', async () => {
+    const t = await synced({ mariadb: [mariadb('orders', '15')] });
+    stop = () => t.store.stop();
+    const wouldBe = { ...mariadb('orders', '15', false), spec: { replicas: 5 } };
+    // the toy adapter calls it Provisioning; after Ready, that is a rollout
+    expect(t.store.preview('team-a', 'orders', wouldBe)?.status?.phase).toBe('Updating');
+    expect(t.store.get('team-a', 'orders')?.status?.phase).toBe('Ready');
+    expect(t.store.preview('team-a', 'nothing', wouldBe)).toBeUndefined();
+    expect(summary(t.events)).toEqual([]);
+  });
+
   it('serves colliding names as <name>.<engine> with a condition, and back when the collision ends', async () => {
     const t = await synced({ redis: [redis('orders', '15')] });
     stop = () => t.store.stop();

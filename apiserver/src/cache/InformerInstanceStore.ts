@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
   applyRolloutMemory,
+  storedRollout,
   type RolloutMemory,
 } from '../status/rolloutMemory';
 import {
@@ -94,6 +95,10 @@ interface ServedInstance {
   /** Largest RV among the objects it was built from. */
   baseRv: string;
   sourceKey: string;
+  /** The source's ready-spec annotation it was built with (see ReadySpecRecorder). */
+  readySpec?: string;
+  /** The source object's resourceVersion it was built from. */
+  sourceRv?: string;
 }
 
 interface PendingChange {
@@ -295,6 +300,35 @@ export class InformerInstanceStore implements InstanceStore {
   source(namespace: string, name: string): InstanceSource | undefined {
     const served = this.served.get(namespace)?.get(name);
     return served ? this.sourceOfKey(served.sourceKey) : undefined;
+  }
+
+  /**
+   * The resourceVersion of the operator object the served `namespace/name` was last built from.
+   * It can be newer than the instance's own: a change only the apiserver's record of the Ready
+   * spec made is not served (see recomputeGroup).
+   */
+  builtFromRv(namespace: string, name: string): string | undefined {
+    return this.served.get(namespace)?.get(name)?.sourceRv;
+  }
+
+  preview(namespace: string, name: string, object: KubeObject): DatabaseInstance | undefined {
+    const served = this.served.get(namespace)?.get(name);
+    const entry = served && this.entries.get(served.sourceKey);
+    if (!entry) return undefined;
+    try {
+      // a spec change bumps metadata.generation, which operators then report not yet observed
+      const current = this.sourceObject(entry.key).obj;
+      const generation = current?.metadata?.generation;
+      const next =
+        typeof generation === 'number' && JSON.stringify(current?.spec) !== JSON.stringify(object.spec)
+          ? { ...object, metadata: { ...object.metadata, generation: generation + 1 } }
+          : object;
+      const projected = entry.adapter.project(next, entry.kind, this.relatedLookup());
+      const { instance } = applyRolloutMemory(this.rollouts.get(entry.key), projected, storedRollout(next));
+      return { ...instance, metadata: { ...instance.metadata, name, namespace } };
+    } catch {
+      return undefined; // the caller projects the object alone, and answers its error
+    }
   }
 
   claims(namespace: string, name: string): InstanceSource[] {
@@ -959,6 +993,7 @@ export class InformerInstanceStore implements InstanceStore {
       const remembered = applyRolloutMemory(
         this.rollouts.get(entry.key),
         instance,
+        storedRollout(source),
       );
       this.rollouts.set(entry.key, remembered.memory);
       instance = remembered.instance;
@@ -1010,7 +1045,9 @@ export class InformerInstanceStore implements InstanceStore {
     // A digest, not the JSON itself: kept for every instance, the JSON was a tenth of the
     // apiserver's memory at 50,000 instances.
     const fingerprint = createHash('sha1').update(JSON.stringify(projected)).digest('base64');
-    return { projected, baseRv, fingerprint };
+    const readySpec = storedRollout(source).readySpec;
+    const sourceRv = source.metadata?.resourceVersion;
+    return { projected, baseRv, fingerprint, readySpec, sourceRv };
   }
 
   private recomputeGroup(group: string, triggerRv: string): void {
@@ -1062,7 +1099,7 @@ export class InformerInstanceStore implements InstanceStore {
     }
     for (const entry of members) {
       const servedName = names.get(entry.key)!;
-      const { projected, baseRv, fingerprint } = this.project(
+      const { projected, baseRv, fingerprint, readySpec, sourceRv } = this.project(
         entry,
         servedName,
         claims.length > 1 ? claims : undefined,
@@ -1074,7 +1111,14 @@ export class InformerInstanceStore implements InstanceStore {
         prev.sourceKey === entry.key &&
         prev.instance.metadata.uid === projected.metadata.uid;
       if (same && prev.fingerprint === fingerprint && prev.baseRv === baseRv) {
-        next.set(servedName, prev);
+        next.set(servedName, prev.sourceRv === sourceRv ? prev : { ...prev, sourceRv });
+        continue;
+      }
+      if (same && prev.fingerprint === fingerprint && prev.readySpec !== readySpec) {
+        // Only the apiserver's own record of the Ready spec changed (it is not served): no
+        // event and no new resourceVersion, so a client holding the instance is not refused
+        // for a write it cannot see.
+        next.set(servedName, { ...prev, readySpec, sourceRv });
         continue;
       }
       const rv = eventRv(baseRv);
@@ -1087,6 +1131,8 @@ export class InformerInstanceStore implements InstanceStore {
         fingerprint,
         baseRv,
         sourceKey: entry.key,
+        ...(readySpec !== undefined && { readySpec }),
+        ...(sourceRv !== undefined && { sourceRv }),
       });
       events.push(
         same

@@ -75,6 +75,18 @@ export interface InstanceStore {
    */
   source(namespace: string, name: string): InstanceSource | undefined;
   /**
+   * How `object`, a would-be version of the operator object behind `namespace/name`, would be
+   * served: projected with the related objects and rollout memory the instance has now (a dry
+   * run shows what a client will see next). Nothing is kept. Optional: callers fall back to
+   * projecting the object alone.
+   */
+  preview?(namespace: string, name: string, object: KubeObject): DatabaseInstance | undefined;
+  /**
+   * The resourceVersion of the operator object the served `namespace/name` was last built
+   * from, which can be newer than the instance's own (a change that alters nothing served).
+   */
+  builtFromRv?(namespace: string, name: string): string | undefined;
+  /**
    * Every operator object of any supported kind named exactly `name` in `namespace`
    * (a create must not reuse a name any operator already holds there).
    */

@@ -3,7 +3,13 @@ import type {
   DatabaseInstance,
   DatabasePhase,
 } from '@internal/plugin-databases-common';
-import { applyRolloutMemory, type RolloutMemory } from './rolloutMemory';
+import {
+  applyRolloutMemory,
+  rolloutSignature,
+  storedRollout,
+  type RolloutMemory,
+  type StoredRollout,
+} from './rolloutMemory';
 
 const at = (
   phase: DatabasePhase | undefined,
@@ -107,5 +113,66 @@ describe('applyRolloutMemory', () => {
     expect(
       serve([at('Ready', 'AllReplicasReady'), at('Provisioning', 'Initializing')]),
     ).toEqual(['Ready/AllReplicasReady/AllReplicasReady', 'Updating/Initializing/Initializing']);
+  });
+
+  describe('what the cluster keeps (a replica that saw nothing, or restarted)', () => {
+    const readyAt3 = rolloutSignature(at('Ready', 'AllReplicasReady', 3));
+    const fresh = (i: DatabaseInstance, stored: StoredRollout) => {
+      const out = applyRolloutMemory(undefined, i, stored).instance.status!;
+      return `${out.phase}/${out.reason}`;
+    };
+
+    it('a spec other than the recorded Ready one is a rollout: Updating, as on the replica that saw it', () => {
+      expect(fresh(at('Degraded', 'ReplicasNotReady', 4), { readySpec: readyAt3, createdHere: true })).toBe(
+        'Updating/RollingOut',
+      );
+    });
+
+    it('the recorded Ready spec unchanged: a member lost is Degraded', () => {
+      expect(fresh(at('Degraded', 'ReplicasNotReady', 3), { readySpec: readyAt3, createdHere: true })).toBe(
+        'Degraded/ReplicasNotReady',
+      );
+    });
+
+    it('an operator "initializing" after a recorded Ready is a rollout', () => {
+      expect(fresh(at('Provisioning', 'Initializing', 3), { readySpec: readyAt3, createdHere: false })).toBe(
+        'Updating/Initializing',
+      );
+    });
+
+    it('created through this API and never recorded Ready: still its first creation', () => {
+      expect(fresh(at('Degraded', 'ReplicasNotReady', 3), { createdHere: true })).toBe('Provisioning/ReplicasNotReady');
+    });
+
+    it('adopted (created elsewhere) and never recorded Ready: the objects alone decide', () => {
+      expect(fresh(at('Degraded', 'ReplicasNotReady', 3), { createdHere: false })).toBe('Degraded/ReplicasNotReady');
+    });
+
+    it('faults the operator reports are never hidden by the record', () => {
+      expect(fresh(at('Degraded', 'GaleraRecovering', 4), { readySpec: readyAt3, createdHere: true })).toBe(
+        'Degraded/GaleraRecovering',
+      );
+      expect(fresh(at('Failed', 'NoReplicasReady', 4), { readySpec: readyAt3, createdHere: true })).toBe(
+        'Failed/NoReplicasReady',
+      );
+    });
+
+    it('reads the record and our managed-by label off the operator object', () => {
+      expect(
+        storedRollout({
+          metadata: {
+            labels: { 'app.kubernetes.io/managed-by': 'dbaas-apiserver' },
+            annotations: { 'dbaas.platform.dev/ready-spec': readyAt3 },
+          },
+        }),
+      ).toEqual({ readySpec: readyAt3, createdHere: true });
+      expect(storedRollout({ metadata: { labels: { 'app.kubernetes.io/managed-by': 'Helm' } } })).toEqual({
+        createdHere: false,
+      });
+    });
+
+    it('the signature is readable JSON of what a rollout changes', () => {
+      expect(JSON.parse(readyAt3)).toEqual({ replicas: 3, version: '11.4', topology: 'replication' });
+    });
   });
 });

@@ -1,7 +1,11 @@
-import type {
-  DatabaseInstance,
-  DatabasePhase,
+import {
+  ANNOTATION_READY_SPEC,
+  LABEL_MANAGED_BY,
+  MANAGED_BY_VALUE,
+  type DatabaseInstance,
+  type DatabasePhase,
 } from '@internal/plugin-databases-common';
+import type { KubeObject } from '../adapters/types';
 import { READY_CONDITION } from './conditions';
 
 /**
@@ -13,8 +17,13 @@ import { READY_CONDITION } from './conditions';
  * ApplyingChanges, generation behind observedGeneration, MariaDB's Updating reasons) the phase
  * table already decided. This fills the rest from what the watch showed: an instance that was
  * Ready, whose spec then changed, is Updating (not Degraded) until it is Ready again; one we saw
- * created is Provisioning (not Degraded) until it was Ready once. A replica started in the middle
- * of a rollout has no such memory and reports what the objects alone say (documented).
+ * created is Provisioning (not Degraded) until it was Ready once.
+ *
+ * What one process saw is not enough behind a Service with two replicas, nor after a restart:
+ * the spec that was last Ready is also kept in the cluster, as the annotation
+ * `dbaas.platform.dev/ready-spec` the apiserver writes on the operator object (ReadySpecRecorder),
+ * and an object created through this API is in its first creation until that annotation exists.
+ * Both survive a restart and read the same on every replica ({@link StoredRollout}).
  */
 export interface RolloutMemory {
   uid: string;
@@ -23,6 +32,23 @@ export interface RolloutMemory {
   everReady: boolean;
   /** Signature of the spec the last time the instance was Ready. */
   settledSpec?: string;
+}
+
+/** What the cluster itself keeps of an instance's past: the same on every replica. */
+export interface StoredRollout {
+  /** The rollout signature recorded when an apiserver last saw the instance Ready. */
+  readySpec?: string;
+  /** The operator object was created through this API (our managed-by label). */
+  createdHere: boolean;
+}
+
+/** The stored part of the memory, read off the operator object. */
+export function storedRollout(source: KubeObject): StoredRollout {
+  const readySpec = source.metadata?.annotations?.[ANNOTATION_READY_SPEC];
+  return {
+    ...(readySpec ? { readySpec } : {}),
+    createdHere: source.metadata?.labels?.[LABEL_MANAGED_BY] === MANAGED_BY_VALUE,
+  };
 }
 
 /** Verdicts that mean "not every member is serving yet" rather than an operator-reported fault. */
@@ -37,7 +63,8 @@ const ROLLOUT_EXPLAINS = new Set([
 /** The parts of a spec whose change the operator has to roll out. */
 export function rolloutSignature(instance: DatabaseInstance): string {
   const { replicas, version, storage, resources, topology } = instance.spec;
-  return JSON.stringify([replicas, version, storage?.size, resources, topology]);
+  // keyed, so `kubectl get -o yaml` of the operator object reads it
+  return JSON.stringify({ replicas, version, storage: storage?.size, resources, topology });
 }
 
 function withVerdict(
@@ -66,6 +93,7 @@ function withVerdict(
 export function applyRolloutMemory(
   previous: RolloutMemory | undefined,
   instance: DatabaseInstance,
+  stored: StoredRollout = { createdHere: false },
 ): { instance: DatabaseInstance; memory: RolloutMemory } {
   const uid = instance.metadata.uid ?? '';
   const status = instance.status;
@@ -76,7 +104,7 @@ export function applyRolloutMemory(
       memory: known ?? { uid, bornWatched: true, everReady: false },
     };
   }
-  const memory: RolloutMemory = known ?? {
+  const kept: RolloutMemory = known ?? {
     uid,
     bornWatched: false,
     everReady: false,
@@ -85,9 +113,20 @@ export function applyRolloutMemory(
   if (status.phase === 'Ready') {
     return {
       instance,
-      memory: { ...memory, everReady: true, settledSpec: signature },
+      memory: { ...kept, everReady: true, settledSpec: signature },
     };
   }
+  // This replica's own view is at least as recent as the stored one (it saw every Ready the
+  // recorder wrote); the stored one stands in for what a new or restarted replica missed.
+  const memory: RolloutMemory = {
+    ...kept,
+    bornWatched:
+      kept.bornWatched || (stored.createdHere && stored.readySpec === undefined),
+    everReady: kept.everReady || stored.readySpec !== undefined,
+    ...(kept.settledSpec ?? stored.readySpec
+      ? { settledSpec: kept.settledSpec ?? stored.readySpec }
+      : {}),
+  };
   if (memory.everReady && status.phase === 'Provisioning') {
     // Provisioning is the first creation only: once Ready, the operator's "initializing" is a
     // rollout (a Redis Cluster re-bootstrapping its pods during an upgrade).

@@ -131,5 +131,7 @@ describe('toInstance', () => {
     expect(annotated({ note: 'x', [OURS]: '{"kind":"DatabaseInstance"}' })).toEqual({ note: 'x', [KUBECTL]: '{"kind":"DatabaseInstance"}' });
     expect(annotated({ note: 'x', [KUBECTL]: '{"kind":"Thing"}' })).toEqual({ note: 'x' });
     expect(annotated({ [KUBECTL]: '{"kind":"Thing"}' })).toBeUndefined();
+    // the apiserver's record of the last Ready spec is its own, not the instance's
+    expect(annotated({ note: 'x', 'dbaas.platform.dev/ready-spec': '{"replicas":1}' })).toEqual({ note: 'x' });
   });
 });

@@ -1,6 +1,7 @@
 import {
   ANNOTATION_KUBECTL_LAST_APPLIED,
   ANNOTATION_LAST_APPLIED,
+  ANNOTATION_READY_SPEC,
   DATABASE_INSTANCE_KIND,
   DATABASES_GROUP_VERSION,
   type Condition,
@@ -55,10 +56,17 @@ const COPIED_METADATA = [
  * object's own copy, if someone applied it directly, is not the instance's.
  */
 function instanceAnnotations(annotations: Record<string, string>): Record<string, string> | undefined {
-  if (!(ANNOTATION_LAST_APPLIED in annotations) && !(ANNOTATION_KUBECTL_LAST_APPLIED in annotations)) return annotations;
+  if (
+    !(ANNOTATION_LAST_APPLIED in annotations) &&
+    !(ANNOTATION_KUBECTL_LAST_APPLIED in annotations) &&
+    !(ANNOTATION_READY_SPEC in annotations)
+  )
+    return annotations;
   const {
     [ANNOTATION_LAST_APPLIED]: lastApplied,
     [ANNOTATION_KUBECTL_LAST_APPLIED]: _operatorObjects,
+    // the apiserver's own record of the last Ready spec (ReadySpecRecorder): no client's to edit
+    [ANNOTATION_READY_SPEC]: _readySpec,
     ...rest
   } = annotations;
   const out = lastApplied === undefined ? rest : { ...rest, [ANNOTATION_KUBECTL_LAST_APPLIED]: lastApplied };

@@ -2,6 +2,7 @@ import {
   ANNOTATION_DELETION_PROTECTION,
   ANNOTATION_KUBECTL_LAST_APPLIED,
   ANNOTATION_LAST_APPLIED,
+  ANNOTATION_READY_SPEC,
   ANNOTATION_REQUESTED_BY,
   type DatabaseInstance,
   LABEL_MANAGED_BY,
@@ -29,6 +30,8 @@ export function operatorMetadata(
   // kubectl's copy describes the DatabaseInstance: kept under our key (see the constant)
   delete annotations[ANNOTATION_KUBECTL_LAST_APPLIED];
   delete annotations[ANNOTATION_LAST_APPLIED];
+  // a new object has never been Ready, whatever a client claims
+  delete annotations[ANNOTATION_READY_SPEC];
   const lastApplied = instance.metadata.annotations?.[ANNOTATION_KUBECTL_LAST_APPLIED];
   if (lastApplied !== undefined) annotations[ANNOTATION_LAST_APPLIED] = lastApplied;
   delete labels[LABEL_REQUESTED_BY];

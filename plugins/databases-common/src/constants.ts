@@ -44,6 +44,13 @@ export const ANNOTATION_KUBECTL_LAST_APPLIED =
  */
 export const ANNOTATION_LAST_APPLIED =
   'dbaas.platform.dev/last-applied-configuration';
+/**
+ * Written by the apiserver on the operator object when it sees the instance Ready: the spec
+ * (replicas, version, storage, resources, topology) that was Ready then. A spec that differs
+ * from it is being rolled out (Updating, not Degraded), on every replica and after a restart.
+ * Never taken from a client; not served on the DatabaseInstance.
+ */
+export const ANNOTATION_READY_SPEC = 'dbaas.platform.dev/ready-spec';
 /** Kind of the object the `connection` subresource returns. */
 export const DATABASE_INSTANCE_CONNECTION_KIND = 'DatabaseInstanceConnection';
 /** Name of the subresource serving connection details (its own RBAC permission). */

@@ -467,6 +467,21 @@ if (choice.kind === 'skip') {
         STEP,
       );
 
+      it.each(ENGINE_CASES.map(c => [c.engine, c] as const))(
+        '%s: the apiserver records the Ready spec on the operator object, and serves it nowhere',
+        async (_engine, c) => {
+          const recorded = async () => {
+            const object = await kubectl.json(['get', c.resource, nameOf(c), '-n', ns]);
+            return object.metadata.annotations?.['dbaas.platform.dev/ready-spec'] as string | undefined;
+          };
+          const spec = await eventually(recorded, `the ready-spec annotation of ${nameOf(c)}`);
+          const instance = await kubectl.json(['get', 'dbi', nameOf(c), '-n', ns]);
+          expect(JSON.parse(spec)).toMatchObject({ replicas: instance.spec.replicas });
+          expect(instance.metadata.annotations?.['dbaas.platform.dev/ready-spec']).toBeUndefined();
+        },
+        STEP,
+      );
+
       it(
         'an unknown field selector is a 400 naming the supported fields',
         async () => {

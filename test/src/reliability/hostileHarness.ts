@@ -66,17 +66,24 @@ export async function startHostileHarness(options: StartSystemOptions = {}): Pro
     servername: 'api.dbaas-system.svc',
     cert: system.emulator.certs.frontProxyClient,
   });
-  // the settled state must have reached the apiserver's cache before cases compare against it
+  // the settled state must have reached the apiserver's cache before cases compare against it,
+  // with the Ready specs the apiserver records for it (ReadySpecRecorder) written
+  await cacheReached(system, system.emulator.store.currentRV(), 20 * SETTLE_BOOKMARK_MS);
+  await system.apiserver.readySpecs.idle();
   await cacheReached(system, system.emulator.store.currentRV(), 20 * SETTLE_BOOKMARK_MS);
   return {
     system,
     client,
-    send: (caller, probe) => {
+    send: async (caller, probe) => {
       const headers: Record<string, string | string[]> = {};
       for (const [k, v] of Object.entries(probe.headers ?? {})) {
         headers[k] = Array.isArray(v) ? v.map(wireHeaderValue) : wireHeaderValue(v);
       }
-      return client.request({ ...probe, headers: { ...headers, ...CALLER_HEADERS[caller] } });
+      const answer = await client.request({ ...probe, headers: { ...headers, ...CALLER_HEADERS[caller] } });
+      // an accepted write can leave an instance Ready with a new spec: the apiserver records it
+      // (ReadySpecRecorder) before the next case compares the store
+      await system.apiserver.readySpecs.idle();
+      return answer;
     },
     storeRv: () => system.emulator.store.currentRV(),
     servedRv: () => BigInt(system.apiserver.store.resourceVersion() || '0'),

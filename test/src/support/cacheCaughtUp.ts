@@ -32,8 +32,9 @@ function servesCurrent(system: System, namespace: string, name: string): boolean
   if (v.cached === undefined) return true;
   // served, but gone from the cluster: wait for the DELETED event
   if (v.cluster === undefined) return false;
-  // the served instance carries at least its source's resourceVersion (related objects raise it)
-  return v.cached === v.cluster && v.served !== undefined && BigInt(v.served) >= BigInt(v.cluster);
+  // the served instance was built from the object as the cluster holds it (its own RV can be
+  // older: a change only the apiserver's record of the Ready spec made is not served)
+  return v.cached === v.cluster && v.served !== undefined && system.apiserver.store.builtFromRv(namespace, name) === v.cluster;
 }
 
 /**

@@ -20,6 +20,13 @@ export interface System {
   kubeconfigFor(token: string): Promise<string>;
   /** Restarts the apiserver on the same port (new process state, same cluster). */
   restartApiserver(): Promise<void>;
+  /**
+   * Starts a second apiserver replica (same options and credentials, its own port and state),
+   * synced; `stop` stops it too. Requests reach it once `routeTo` points the APIService at it.
+   */
+  startReplica(): Promise<RunningApiserver>;
+  /** Points the APIService at a replica's port, as a Service moving a client would. */
+  routeTo(replica: RunningApiserver): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -73,6 +80,14 @@ export async function startSystem(options: StartSystemOptions = {}): Promise<Sys
     caPem: emulator.certs.clusterCa.certPem,
   });
 
+  const replicas: RunningApiserver[] = [];
+  const register = (to: number) =>
+    emulator.registerApiService({
+      group: 'dbaas.platform.dev',
+      version: 'v1alpha1',
+      port: to,
+      caPem: emulator.certs.clusterCa.certPem,
+    });
   const system: System = {
     emulator,
     get apiserver() {
@@ -90,8 +105,19 @@ export async function startSystem(options: StartSystemOptions = {}): Promise<Sys
       apiserver = await startApiserver(apiserverOptions(), { logger: options.apiserverLogger ?? quietLogger, bookmarkIntervalMs: 1000 });
       await apiserver.store.whenSynced();
     },
+    async startReplica() {
+      const replica = await startApiserver(
+        { ...apiserverOptions(), securePort: 0 },
+        { logger: options.apiserverLogger ?? quietLogger, bookmarkIntervalMs: 1000 },
+      );
+      replicas.push(replica);
+      await replica.store.whenSynced();
+      return replica;
+    },
+    routeTo: replica => register(replica.port),
     async stop() {
       // no delay; what a test left open is cut after a grace, as in production (main.ts)
+      await Promise.all(replicas.map(r => r.shutdown(0, STOP_GRACE_MS)));
       await apiserver.shutdown(0, STOP_GRACE_MS);
       await emulator.stop();
       await rm(dir, { recursive: true, force: true });

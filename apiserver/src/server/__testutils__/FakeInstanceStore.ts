@@ -111,6 +111,26 @@ export class FakeInstanceStore implements InstanceStore {
     this.compactedRv = this.rv;
   }
 
+  /** The source RV each served instance was built from (newer than its own after `changeUnserved`). */
+  private readonly builtFrom = new Map<string, string>();
+  builtFromRv(namespace: string, name: string) {
+    return this.builtFrom.get(key(namespace, name));
+  }
+
+  /**
+   * The operator object changes in a way nothing served shows (the apiserver's own record of
+   * the Ready spec): it takes a new RV, the instance keeps its own and no event goes out.
+   */
+  changeUnserved(namespace: string, name: string, object: InstanceSource['object']): InstanceSource['object'] {
+    const k = key(namespace, name);
+    const rv = (++this.rv).toString();
+    const stored = { ...object, metadata: { ...object.metadata, resourceVersion: rv } };
+    this.sources.set(k, { ...this.sources.get(k)!, object: stored });
+    this.builtFrom.set(k, rv);
+    this.applied();
+    return stored;
+  }
+
   /** Advances the RV without an instance event (a related object changed). */
   bump() {
     this.rv++;
@@ -126,6 +146,8 @@ export class FakeInstanceStore implements InstanceStore {
     const rv = atRv ?? this.rv.toString();
     const stored: DatabaseInstance = { ...obj, metadata: { ...obj.metadata, resourceVersion: rv } };
     const k = key(obj.metadata.namespace, obj.metadata.name);
+    if (source) this.builtFrom.set(k, rv);
+    else this.builtFrom.delete(k);
     if (source) {
       this.sources.set(k, { ...source, object: { ...source.object, metadata: { ...source.object.metadata, resourceVersion: rv } } });
     }

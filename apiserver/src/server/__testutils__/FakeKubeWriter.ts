@@ -78,6 +78,12 @@ export class FakeKubeWriter implements KubeWriter {
     return JSON.parse(JSON.stringify(stored));
   }
 
+  /** Changes an object in a way no served instance shows (see FakeInstanceStore.changeUnserved). */
+  changeUnserved(type: ResourceType, namespace: string, name: string, change: (object: KubeObject) => KubeObject): void {
+    const k = this.key(type, namespace, name);
+    this.objects.set(k, this.store.changeUnserved(namespace, name, change(this.objects.get(k)!)));
+  }
+
   /** Puts an object in place without recording a call (a cluster's existing state). */
   seed(type: ResourceType, obj: KubeObject): KubeObject {
     return this.save(type, {

@@ -44,4 +44,17 @@ describe('applyMetadataChanges', () => {
     const forged = applyMetadataChanges(object, served, { ...served, annotations: { note: 'a', [ANNOTATION_LAST_APPLIED]: 'x' } });
     expect(forged.metadata!.annotations).toEqual(object.metadata.annotations);
   });
+
+  it('never lets a client write or remove the apiserver\'s record of the last Ready spec', () => {
+    const READY_SPEC = 'dbaas.platform.dev/ready-spec';
+    const recorded = { ...object, metadata: { ...object.metadata, annotations: { ...object.metadata.annotations, [READY_SPEC]: '{"replicas":1}' } } };
+    // the instance does not show it, so a client replacing the annotations cannot drop it
+    expect(applyMetadataChanges(recorded, served, { ...served, annotations: {} }).metadata!.annotations).toEqual({
+      [ANNOTATION_DELETION_PROTECTION]: 'true',
+      [READY_SPEC]: '{"replicas":1}',
+    });
+    // nor claim a Ready spec of its own
+    const forged = applyMetadataChanges(recorded, served, { ...served, annotations: { note: 'a', [READY_SPEC]: '{"replicas":9}' } });
+    expect(forged.metadata!.annotations![READY_SPEC]).toBe('{"replicas":1}');
+  });
 });

@@ -2,6 +2,7 @@ import {
   ANNOTATION_DELETION_PROTECTION,
   ANNOTATION_KUBECTL_LAST_APPLIED,
   ANNOTATION_LAST_APPLIED,
+  ANNOTATION_READY_SPEC,
   ANNOTATION_REQUESTED_BY,
   LABEL_MANAGED_BY,
   LABEL_REQUESTED_BY,
@@ -13,7 +14,8 @@ import type { KubeObject } from '../../adapters/types';
  * Keys clients cannot change through a DatabaseInstance: who asked and who manages it are
  * set by the apiserver at create, deletion protection follows `spec.deletionProtection`,
  * and kubectl's last-applied copy describes the DatabaseInstance, not the operator object
- * (it is kept under our own key, see ANNOTATION_LAST_APPLIED).
+ * (it is kept under our own key, see ANNOTATION_LAST_APPLIED); the last Ready spec is the
+ * apiserver's own record (ANNOTATION_READY_SPEC).
  */
 const SYSTEM_KEYS = new Set([
   LABEL_REQUESTED_BY,
@@ -22,6 +24,7 @@ const SYSTEM_KEYS = new Set([
   ANNOTATION_DELETION_PROTECTION,
   ANNOTATION_KUBECTL_LAST_APPLIED,
   ANNOTATION_LAST_APPLIED,
+  ANNOTATION_READY_SPEC,
 ]);
 
 function applyMapChanges(

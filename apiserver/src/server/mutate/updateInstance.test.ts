@@ -251,6 +251,26 @@ describe('PUT and PATCH databaseinstances (update)', () => {
     expectStatus(pinned, 409, 'Conflict', conflictMessage(name));
   });
 
+  it('a client holding the instance is not refused for a change nothing served shows (the apiserver\'s own Ready-spec record)', async () => {
+    const served = await current();
+    t.writer.changeUnserved(t.store.source('team-a', name)!.kind, 'team-a', name, object => ({
+      ...object,
+      metadata: { ...object.metadata, annotations: { ...object.metadata?.annotations, 'dbaas.platform.dev/ready-spec': '{"replicas":3}' } },
+    }));
+    expect((await current()).metadata.resourceVersion).toBe(served.metadata.resourceVersion);
+    const objectRv = t.store.builtFromRv('team-a', name);
+    expect(objectRv).not.toBe(served.metadata.resourceVersion);
+    const res = await patch({ metadata: { resourceVersion: served.metadata.resourceVersion }, spec: { replicas: 5 } });
+    expect(res.status).toBe(200);
+    // the write went to the object as it is now, record kept
+    const write = t.writer.writes().find(c => c.verb === 'mergePatch') as any;
+    expect(write.body.metadata).toMatchObject({ resourceVersion: objectRv });
+    expect(write.body.metadata.annotations).toBeUndefined();
+    // an older resourceVersion than the one served is still stale
+    const stale = await patch({ metadata: { resourceVersion: '1' }, spec: { replicas: 7 } });
+    expectStatus(stale, 409, 'Conflict', conflictMessage(name));
+  });
+
   it('gives up with 409 after the counted attempts when others keep changing the spec', async () => {
     const { kind } = seedInstance(t, 'mariadb', name, { topology: 'replication', replicas: 3, version: '11.4', storage: { size: '10Gi' } });
     t.writer.fail = c => {

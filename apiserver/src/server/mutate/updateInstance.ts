@@ -112,7 +112,13 @@ async function runUpdate(ctx: HandlerContext, deps: WriteDeps, options: WriteOpt
             invalidCause('metadata.resourceVersion', rv, 'must be a resourceVersion this server returned'),
           ]);
         }
-        if (rvToBigInt(rv) < rvToBigInt(sourceRv)) throw conflict(name);
+        // the served RV stays put when only the apiserver's own record of the Ready spec changed
+        // (ReadySpecRecorder): a client holding it, built from the current object, has seen
+        // everything a client can see
+        const unserved =
+          deps.store.builtFromRv?.(namespace, name) === sourceRv &&
+          rvToBigInt(rv) >= rvToBigInt(current.metadata.resourceVersion);
+        if (rvToBigInt(rv) < rvToBigInt(sourceRv) && !unserved) throw conflict(name);
       }
 
       const prepared = prepareUpdate(source.object, desired.spec, current.spec, deps.adapters, deps.validation);
@@ -137,7 +143,9 @@ async function runUpdate(ctx: HandlerContext, deps: WriteDeps, options: WriteOpt
         return;
       }
       if (options.dryRun) {
-        const wouldBe = projectObject(source, object, name);
+        // what the client will see next: with the related objects and the rollout memory, so a
+        // scale of a Ready instance previews as Updating, not as Degraded for its missing members
+        const wouldBe = deps.store.preview?.(namespace, name, object) ?? projectObject(source, object, name);
         wouldBe.metadata.resourceVersion = current.metadata.resourceVersion;
         sendObject(ctx.res, ctx.req.headers.accept, 200, wouldBe, warnings);
         return;

@@ -1,0 +1,154 @@
+import { describe, expect, it } from '@jest/globals';
+import type { DatabaseInstance, DatabasePhase } from '@internal/plugin-databases-common';
+import type { KubeObject, SourceKind } from '../adapters/types';
+import { KubeHttpError } from '../kube/kubeRequest';
+import { rolloutSignature } from '../status/rolloutMemory';
+import { ReadySpecRecorder } from './ReadySpecRecorder';
+import type { InstanceEvent, InstanceSource } from './types';
+
+const KIND: SourceKind = {
+  group: 'k8s.mariadb.com',
+  version: 'v1alpha1',
+  plural: 'mariadbs',
+  kind: 'MariaDB',
+  topologies: ['standalone'],
+};
+const ANNOTATION = 'dbaas.platform.dev/ready-spec';
+
+const instance = (phase: DatabasePhase, replicas = 3): DatabaseInstance => ({
+  apiVersion: 'dbaas.platform.dev/v1alpha1',
+  kind: 'DatabaseInstance',
+  metadata: { name: 'orders', namespace: 'team-a', uid: 'u-1', resourceVersion: '10' },
+  spec: { engine: 'mariadb', replicas, version: '11.4' },
+  status: { phase, source: { apiVersion: 'k8s.mariadb.com/v1alpha1', kind: 'MariaDB', name: 'orders', operator: 'mariadb-operator' } },
+});
+
+/** A store holding one instance and its operator object, whose watch the test drives. */
+function fakeStore(served: DatabaseInstance, annotations: Record<string, string> = {}) {
+  let watcher: ((e: InstanceEvent) => void) | undefined;
+  let synced!: () => void;
+  const syncedAt = new Promise<void>(r => (synced = r));
+  const object: KubeObject = {
+    apiVersion: 'k8s.mariadb.com/v1alpha1',
+    kind: 'MariaDB',
+    metadata: { name: 'orders', namespace: 'team-a', uid: 'u-1', resourceVersion: '41', annotations },
+  };
+  const state = { served, object };
+  return {
+    state,
+    synced,
+    emit(next: DatabaseInstance) {
+      state.served = next;
+      watcher?.({ type: 'MODIFIED', object: next, resourceVersion: '11' });
+    },
+    store: {
+      whenSynced: () => syncedAt,
+      list: () => [state.served],
+      get: () => state.served,
+      source: (): InstanceSource => ({ object: state.object, kind: KIND, adapter: {} as any }),
+      watch: (_rv: string | undefined, onEvent: (e: InstanceEvent) => void) => {
+        watcher = onEvent;
+        return { stop: () => (watcher = undefined) };
+      },
+    },
+  };
+}
+
+function recordingWriter(answer: () => Promise<KubeObject> = async () => ({})) {
+  const patches: Array<{ type: string; namespace: string; name: string; patch: any }> = [];
+  return {
+    patches,
+    writer: {
+      mergePatch: (type: SourceKind, namespace: string, name: string, patch: unknown) => {
+        patches.push({ type: type.plural, namespace, name, patch });
+        return answer();
+      },
+    },
+  };
+}
+
+describe('ReadySpecRecorder', () => {
+  it('records the Ready spec of every Ready instance once synced, guarded by the object resourceVersion', async () => {
+    const cluster = fakeStore(instance('Ready'));
+    const { patches, writer } = recordingWriter();
+    const recorder = new ReadySpecRecorder({ store: cluster.store, writer });
+    const started = recorder.start();
+    cluster.synced();
+    await started;
+    await recorder.idle();
+    expect(patches).toEqual([
+      {
+        type: 'mariadbs',
+        namespace: 'team-a',
+        name: 'orders',
+        patch: {
+          metadata: {
+            resourceVersion: '41',
+            annotations: { [ANNOTATION]: rolloutSignature(instance('Ready')) },
+          },
+        },
+      },
+    ]);
+    recorder.stop();
+  });
+
+  it('writes only on the transition: not while not Ready, not when the record already says it', async () => {
+    const cluster = fakeStore(instance('Provisioning'), { [ANNOTATION]: rolloutSignature(instance('Ready', 3)) });
+    const { patches, writer } = recordingWriter();
+    const recorder = new ReadySpecRecorder({ store: cluster.store, writer });
+    cluster.synced();
+    await recorder.start();
+    cluster.emit(instance('Updating', 5));
+    cluster.emit(instance('Ready', 3));
+    await recorder.idle();
+    expect(patches).toEqual([]);
+    cluster.emit(instance('Ready', 5));
+    cluster.emit(instance('Ready', 5)); // a burst while the first write is in flight
+    await recorder.idle();
+    expect(patches.map(p => p.patch.metadata.annotations[ANNOTATION])).toEqual([
+      rolloutSignature(instance('Ready', 5)),
+    ]);
+    recorder.stop();
+  });
+
+  it('drops a 409 (another replica won, or the object moved on) and a 404 quietly', async () => {
+    for (const code of [409, 404]) {
+      const cluster = fakeStore(instance('Ready'));
+      const warnings: string[] = [];
+      const { patches, writer } = recordingWriter(() =>
+        Promise.reject(new KubeHttpError(code, JSON.stringify({ kind: 'Status', code, message: 'x' }))),
+      );
+      const recorder = new ReadySpecRecorder({
+        store: cluster.store,
+        writer,
+        logger: { info: () => {}, warn: m => warnings.push(m) },
+      });
+      cluster.synced();
+      await recorder.start();
+      await recorder.idle();
+      expect({ code, patches: patches.length, warnings }).toEqual({ code, patches: 1, warnings: [] });
+      recorder.stop();
+    }
+  });
+
+  it('without permission to patch, says so once and stops writing', async () => {
+    const cluster = fakeStore(instance('Ready'));
+    const warnings: string[] = [];
+    const { patches, writer } = recordingWriter(() =>
+      Promise.reject(new KubeHttpError(403, JSON.stringify({ kind: 'Status', code: 403, message: 'forbidden' }))),
+    );
+    const recorder = new ReadySpecRecorder({
+      store: cluster.store,
+      writer,
+      logger: { info: () => {}, warn: m => warnings.push(m) },
+    });
+    cluster.synced();
+    await recorder.start();
+    await recorder.idle();
+    cluster.emit(instance('Ready', 5));
+    await recorder.idle();
+    expect(patches).toHaveLength(1);
+    expect(warnings).toEqual([expect.stringContaining('forbidden')]);
+    recorder.stop();
+  });
+});

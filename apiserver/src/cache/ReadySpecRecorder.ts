@@ -1,0 +1,117 @@
+import {
+  ANNOTATION_READY_SPEC,
+  type DatabaseInstance,
+} from '@internal/plugin-databases-common';
+import type { KubeWriter } from '../kube/KubeWriter';
+import { toStatusError } from '../kube/toStatusError';
+import { rolloutSignature } from '../status/rolloutMemory';
+import type { InstanceStore } from './types';
+
+const RETRY_MS = 5000;
+
+/** Options of {@link ReadySpecRecorder}. */
+export interface ReadySpecRecorderOptions {
+  store: Pick<InstanceStore, 'watch' | 'list' | 'get' | 'source'> & {
+    whenSynced(): Promise<void>;
+  };
+  writer: Pick<KubeWriter, 'mergePatch'>;
+  logger?: { info(msg: string, meta?: object): void; warn(msg: string, meta?: object): void };
+}
+
+/**
+ * Keeps, on each operator object, the spec its instance had when last seen Ready
+ * (`dbaas.platform.dev/ready-spec`), so that every apiserver replica, and one restarted in the
+ * middle of a rollout, tells a rollout (Updating) from a fault (Degraded) the same way.
+ *
+ * A write happens only on the transition (the annotation differs from the Ready spec), is a
+ * merge patch of that one annotation guarded by the resourceVersion the decision was made on,
+ * and is harmless when two replicas race: the loser's 409 is dropped, and the winner's write
+ * reaches both through their watches. Without permission to patch (a read-only install), it
+ * says so once and the replicas fall back on what each saw itself.
+ */
+export class ReadySpecRecorder {
+  private subscription: { stop(): void } | undefined;
+  /** Instances (uid) with a write in flight, so a burst of events writes once. */
+  private readonly inFlight = new Set<string>();
+  private readonly pending = new Set<Promise<void>>();
+  private readonly retries = new Set<NodeJS.Timeout>();
+  private disabled = false;
+  private stopped = false;
+
+  constructor(private readonly options: ReadySpecRecorderOptions) {}
+
+  /** Records every instance Ready once the cache is synced, then each that becomes Ready. */
+  async start(): Promise<void> {
+    await this.options.store.whenSynced();
+    if (this.stopped) return;
+    this.subscription = this.options.store.watch(undefined, event => {
+      if (event.type !== 'DELETED') this.consider(event.object);
+    });
+    for (const instance of this.options.store.list()) this.consider(instance);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.subscription?.stop();
+    this.retries.forEach(t => clearTimeout(t));
+    this.retries.clear();
+  }
+
+  /** Resolves when no write is in flight (for tests and shutdown). */
+  async idle(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  private consider(instance: DatabaseInstance): void {
+    if (this.disabled || this.stopped || instance.status?.phase !== 'Ready') return;
+    const { namespace = '', name = '', uid = '' } = instance.metadata;
+    const source = this.options.store.source(namespace, name);
+    if (!source || this.inFlight.has(uid)) return;
+    const signature = rolloutSignature(instance);
+    const meta = source.object.metadata ?? {};
+    if (meta.uid !== uid || meta.annotations?.[ANNOTATION_READY_SPEC] === signature) return;
+    this.inFlight.add(uid);
+    const write = this.options.writer
+      .mergePatch(source.kind, namespace, meta.name ?? name, {
+        metadata: {
+          resourceVersion: meta.resourceVersion,
+          annotations: { [ANNOTATION_READY_SPEC]: signature },
+        },
+      })
+      .then(
+        () => undefined,
+        err => this.failed(err, instance),
+      )
+      .finally(() => {
+        this.inFlight.delete(uid);
+        this.pending.delete(write);
+      });
+    this.pending.add(write);
+  }
+
+  private failed(err: unknown, instance: DatabaseInstance): void {
+    const status = toStatusError(err);
+    // 409: the object changed since (its next event decides again); 404: it is gone
+    if (status.code === 409 || status.code === 404) return;
+    const where = { namespace: instance.metadata.namespace, name: instance.metadata.name };
+    if (status.code === 403) {
+      this.disabled = true;
+      this.options.logger?.warn(
+        'Cannot record the last Ready spec on operator objects (forbidden): each replica tells rollouts from faults by what it saw itself',
+        { ...where, error: status.message },
+      );
+      return;
+    }
+    this.options.logger?.warn('Recording the last Ready spec failed; retrying in 5 s', {
+      ...where,
+      error: status.message,
+    });
+    const retry = setTimeout(() => {
+      this.retries.delete(retry);
+      const now = this.options.store.get(where.namespace ?? '', where.name ?? '');
+      if (now) this.consider(now);
+    }, RETRY_MS);
+    retry.unref?.();
+    this.retries.add(retry);
+  }
+}
