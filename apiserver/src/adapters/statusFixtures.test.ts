@@ -69,9 +69,10 @@ const EXPECTED: Record<string, Expectation | NotASource | AwaitingAdapter> = {
     message: 'Error creating ConfigMap',
   },
   'mariadb-operator/status/mariadb-galera-not-ready.issue-768.status.yaml': {
-    // Ready=False StatefulSetNotReady with no sign the cluster was ever formed.
+    // Ready=False StatefulSetNotReady with no sign the cluster was ever formed; the operator's
+    // reason is kept as it is.
     phase: 'Provisioning',
-    reason: 'NotReady',
+    reason: 'StatefulSetNotReady',
     message: 'Not ready',
     wrap: {
       apiVersion: MARIADB,

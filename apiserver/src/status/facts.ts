@@ -31,6 +31,11 @@ export interface PhaseFacts {
   operatorReady?: boolean;
   /** The operator's words accompanying its readiness verdict (e.g. MariaDB's "Running"). */
   readyMessage?: string;
+  /**
+   * The operator's own reason for a not-ready verdict (`operatorReady: false`) that names
+   * nothing the adapter knows, verbatim: kept as the instance's reason, not replaced by ours.
+   */
+  notReadyReason?: string;
   /** The operator reports an error or a rejected spec. */
   error?: Signal;
   /**

@@ -283,6 +283,11 @@ describe('decidePhase', () => {
       { phase: 'Degraded', reason: 'NotReady' },
     ],
     [
+      'operator says not ready for a reason of its own, once ready: Degraded, its reason and words kept',
+      { operatorReady: false, onceReady: true, notReadyReason: 'SomethingNew', readyMessage: 'a new kind of trouble' },
+      { phase: 'Degraded', reason: 'SomethingNew', message: 'a new kind of trouble' },
+    ],
+    [
       'status without a usable fact',
       {},
       {

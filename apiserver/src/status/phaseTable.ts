@@ -187,7 +187,7 @@ export const PHASE_RULES: readonly PhaseRule[] = [
     when: f => f.operatorReady === false,
     then: f => ({
       phase: f.onceReady ? 'Degraded' : 'Provisioning',
-      reason: 'NotReady',
+      reason: f.notReadyReason ?? 'NotReady',
       message: f.readyMessage,
     }),
   },

@@ -265,6 +265,47 @@ if (choice.kind === 'skip') {
       );
     });
 
+    it(
+      'a MariaDB whose Ready condition gives a reason no adapter knows is neither Ready nor Unknown, and keeps that reason and message',
+      async () => {
+        const c = ENGINE_CASES.find(e => e.engine === 'mariadb')!;
+        const sample = samples.get(c.engine)!;
+        const name = `unknown-reason-${nameOf(c)}`.slice(0, 40);
+        const { [ENGINE_LABEL]: _engine, ...labels } = sample.metadata.labels;
+        await kubectl.ok(
+          ['create', '-f', '-'],
+          JSON.stringify({
+            ...sample,
+            metadata: { ...sample.metadata, name, labels: { ...labels, [COPY_LABEL]: c.engine } },
+          }),
+        );
+        try {
+          await eventually(
+            async () => ((await kubectl.run(['get', 'dbi', name, '-n', ns])).code === 0 ? true : undefined),
+            `databaseinstance ${name}`,
+          );
+          // the CRD's condition reason is free text: an operator release can add one
+          const ready = c.readyStatus(sample) as { conditions?: Array<Record<string, unknown>> };
+          const status = {
+            ...ready,
+            conditions: (ready.conditions ?? []).map(k =>
+              k.type === 'Ready' ? { ...k, status: 'False', reason: 'SomethingNew', message: 'a new kind of trouble' } : k,
+            ),
+          };
+          await kubectl.ok(['patch', c.resource, name, '-n', ns, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status })]);
+          const instance = await eventually(async () => {
+            const got = await kubectl.json(['get', 'dbi', name, '-n', ns]);
+            return got.status?.reason === 'SomethingNew' ? got : undefined;
+          }, `the reason SomethingNew on ${name}`);
+          expect(['Provisioning', 'Degraded']).toContain(instance.status.phase);
+          expect(instance.status.message).toBe('a new kind of trouble');
+        } finally {
+          await kubectl.ok(['delete', c.resource, name, '-n', ns, '--timeout=30s']);
+        }
+      },
+      STEP,
+    );
+
     describe.each(ENGINE_CASES)(
       '$engine: a $kind created and driven with kubectl alone',
       c => {

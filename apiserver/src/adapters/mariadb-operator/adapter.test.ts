@@ -215,6 +215,19 @@ describe('mariadbOperatorAdapter states', () => {
       'Deleting',
       'DeletionInProgress',
     ],
+    [
+      // derived: the CRD's condition reason is free text, so an operator release can add reasons
+      'Ready=False for a reason this adapter does not know, every member up, formed once: Degraded with the reason as it is',
+      withStatus(galera(), {
+        replicas: 3,
+        conditions: [
+          { type: 'Ready', status: 'False', reason: 'SomethingNew', message: 'a new kind of trouble' },
+          { type: 'GaleraConfigured', status: 'True', reason: 'GaleraConfigured' },
+        ],
+      }),
+      'Degraded',
+      'SomethingNew',
+    ],
   ])('%s', (_name, object, phase, reason) => {
     expect(project(object).status).toMatchObject({ phase, reason });
   });

@@ -23,6 +23,7 @@ import {
   versionFromImage,
   versionFromTag,
   deletionProtectionOf,
+  pascalCase,
 } from '../shared/read';
 
 const MARIADB: SourceKind = {
@@ -142,8 +143,11 @@ export function mariadbFacts(source: KubeObject): PhaseFacts {
     // spec.suspend: reconciliation stopped on purpose (the shared phase Paused).
     else if (reason === 'Suspended') facts.paused = signal;
     else {
+      // a reason this adapter does not know: not Ready, decided from the members and the
+      // other conditions, with the operator's reason and words as they are
       facts.operatorReady = false;
       facts.readyMessage = ready.message;
+      if (reason) facts.notReadyReason = pascalCase(reason);
     }
   }
   if (galeraReady?.status === 'False' && !facts.error) {

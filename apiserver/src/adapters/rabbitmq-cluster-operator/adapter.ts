@@ -17,6 +17,7 @@ import {
   serviceEndpoint,
   versionFromImage,
   deletionProtectionOf,
+  pascalCase,
 } from '../shared/read';
 
 /**
@@ -85,6 +86,7 @@ export function rabbitmqFacts(source: KubeObject): PhaseFacts {
   } else if (allReady?.status === 'False') {
     facts.operatorReady = false;
     facts.readyMessage = allReady.message;
+    if (allReady.reason) facts.notReadyReason = pascalCase(allReady.reason);
   }
   const quorum = asString(status.quorumStatus);
   if (quorum?.startsWith('quorum-critical'))
