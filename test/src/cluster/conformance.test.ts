@@ -285,10 +285,10 @@ if (choice.kind === 'skip') {
             `databaseinstance ${name}`,
           );
           // the CRD's condition reason is free text: an operator release can add one
-          const ready = c.readyStatus(sample) as { conditions?: Array<Record<string, unknown>> };
+          const readyShape = c.readyStatus(sample) as { conditions?: Array<Record<string, unknown>> };
           const status = {
-            ...ready,
-            conditions: (ready.conditions ?? []).map(k =>
+            ...readyShape,
+            conditions: (readyShape.conditions ?? []).map(k =>
               k.type === 'Ready' ? { ...k, status: 'False', reason: 'SomethingNew', message: 'a new kind of trouble' } : k,
             ),
           };
