@@ -111,31 +111,12 @@ describe('ReadySpecRecorder', () => {
     recorder.stop();
   });
 
-  it('drops a 409 (another replica won, or the object moved on) and a 404 quietly', async () => {
-    for (const code of [409, 404]) {
-      const cluster = fakeStore(instance('Ready'));
-      const warnings: string[] = [];
-      const { patches, writer } = recordingWriter(() =>
-        Promise.reject(new KubeHttpError(code, JSON.stringify({ kind: 'Status', code, message: 'x' }))),
-      );
-      const recorder = new ReadySpecRecorder({
-        store: cluster.store,
-        writer,
-        logger: { info: () => {}, warn: m => warnings.push(m) },
-      });
-      cluster.synced();
-      await recorder.start();
-      await recorder.idle();
-      expect({ code, patches: patches.length, warnings }).toEqual({ code, patches: 1, warnings: [] });
-      recorder.stop();
-    }
-  });
-
-  it('without permission to patch, says so once and stops writing', async () => {
+  /** A recorder whose every write kube-apiserver refuses with `code`, started on a Ready instance. */
+  async function refusedWith(code: number) {
     const cluster = fakeStore(instance('Ready'));
     const warnings: string[] = [];
     const { patches, writer } = recordingWriter(() =>
-      Promise.reject(new KubeHttpError(403, JSON.stringify({ kind: 'Status', code: 403, message: 'forbidden' }))),
+      Promise.reject(new KubeHttpError(code, JSON.stringify({ kind: 'Status', code, message: code === 403 ? 'forbidden' : 'x' }))),
     );
     const recorder = new ReadySpecRecorder({
       store: cluster.store,
@@ -145,6 +126,17 @@ describe('ReadySpecRecorder', () => {
     cluster.synced();
     await recorder.start();
     await recorder.idle();
+    return { cluster, patches, warnings, recorder };
+  }
+
+  it.each([409, 404])('drops a %s (another replica won, the object moved on or is gone) quietly', async code => {
+    const { patches, warnings, recorder } = await refusedWith(code);
+    expect({ patches: patches.length, warnings }).toEqual({ patches: 1, warnings: [] });
+    recorder.stop();
+  });
+
+  it('without permission to patch, says so once and stops writing', async () => {
+    const { cluster, patches, warnings, recorder } = await refusedWith(403);
     cluster.emit(instance('Ready', 5));
     await recorder.idle();
     expect(patches).toHaveLength(1);
