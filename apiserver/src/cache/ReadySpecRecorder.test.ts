@@ -143,4 +143,26 @@ describe('ReadySpecRecorder', () => {
     expect(warnings).toEqual([expect.stringContaining('forbidden')]);
     recorder.stop();
   });
+
+  it('retries a write that failed for another reason (a timeout, a 5xx) until it lands', async () => {
+    const cluster = fakeStore(instance('Ready'));
+    let calls = 0;
+    let landed!: () => void;
+    const retried = new Promise<void>(r => (landed = r));
+    const { patches, writer } = recordingWriter(() => {
+      if (++calls === 1) return Promise.reject(new KubeHttpError(503, JSON.stringify({ kind: 'Status', code: 503, message: 'busy' })));
+      landed();
+      return Promise.resolve({});
+    });
+    const warnings: string[] = [];
+    const recorder = new ReadySpecRecorder({ store: cluster.store, writer, retryMs: 10, logger: { info: () => {}, warn: m => warnings.push(m) } });
+    cluster.synced();
+    await recorder.start();
+    await recorder.idle();
+    await retried;
+    await recorder.idle();
+    expect(patches).toHaveLength(2);
+    expect(warnings).toEqual([expect.stringContaining('retrying')]);
+    recorder.stop();
+  });
 });

@@ -16,6 +16,8 @@ export interface ReadySpecRecorderOptions {
   };
   writer: Pick<KubeWriter, 'mergePatch'>;
   logger?: { info(msg: string, meta?: object): void; warn(msg: string, meta?: object): void };
+  /** Wait before retrying a write that failed otherwise than 403/404/409 (default 5 s). */
+  retryMs?: number;
 }
 
 /**
@@ -102,7 +104,7 @@ export class ReadySpecRecorder {
       );
       return;
     }
-    this.options.logger?.warn('Recording the last Ready spec failed; retrying in 5 s', {
+    this.options.logger?.warn('Recording the last Ready spec failed; retrying', {
       ...where,
       error: status.message,
     });
@@ -110,7 +112,7 @@ export class ReadySpecRecorder {
       this.retries.delete(retry);
       const now = this.options.store.get(where.namespace ?? '', where.name ?? '');
       if (now) this.consider(now);
-    }, RETRY_MS);
+    }, this.options.retryMs ?? RETRY_MS);
     retry.unref?.();
     this.retries.add(retry);
   }
