@@ -4,12 +4,9 @@ import {
   storedRollout,
   type RolloutMemory,
 } from '../status/rolloutMemory';
-import {
-  DATABASE_ENGINE_KIND,
-  DATABASES_GROUP_VERSION,
-  type DatabaseEngine,
-  type DatabaseInstance,
-  type DatabasePhase,
+import type {
+  DatabaseEngine,
+  DatabaseInstance,
 } from '@internal/plugin-databases-common';
 import type {
   KubeObject,
@@ -18,7 +15,7 @@ import type {
   ResourceType,
   SourceKind,
 } from '../adapters/types';
-import { engineOffer, type EngineConfig } from '../engines';
+import type { EngineConfig } from '../engines';
 import { resourceName } from '../kube/resourcePath';
 import { EventHistory } from './EventHistory';
 import { InstanceIndex } from './InstanceIndex';
@@ -39,6 +36,10 @@ import type {
   WatchSubscription,
 } from './types';
 import { coalesceByRv } from './coalesceByRv';
+import { engineList } from './engineList';
+import { fallbackInstance } from './fallbackInstance';
+import { StaleTracker } from './StaleTracker';
+import { claimKey, compareRv, objectKey, splitOnce, typeKey, withRv } from './storeKeys';
 
 export interface InformerInstanceStoreOptions {
   adapters: readonly OperatorAdapter[];
@@ -69,13 +70,6 @@ export interface InformerInstanceStoreOptions {
   };
 }
 
-const typeKey = (t: Pick<ResourceType, 'group' | 'plural'>) => resourceName(t);
-const objectKey = (
-  t: Pick<ResourceType, 'group' | 'plural'>,
-  ns: string,
-  name: string,
-) => `${typeKey(t)}|${ns}/${name}`;
-const claimKey = (ns: string, name: string) => `${ns}/${name}`;
 /** Longest a late change waits for a newer RV to go out with. */
 const LATE_WAIT_MS = 1000;
 
@@ -161,13 +155,7 @@ export class InformerInstanceStore implements InstanceStore {
   );
   private readonly conflictSince = new Map<string, string>();
   private readonly watchers = new Set<(e: InstanceEvent) => void>();
-  /** Informers failing for longer than `staleAfterMs`, with when they started failing. */
-  private readonly staleInformers = new Map<ManagedInformer, number>();
-  private readonly staleTimers = new Map<ManagedInformer, NodeJS.Timeout>();
-  /** Stale informers that work again, waiting for an RV newer than every Stale version served. */
-  private readonly recovering = new Set<ManagedInformer>();
-  /** Largest RV of a version served with the Stale condition. */
-  private staleMaxRv = '0';
+  private readonly staleness: StaleTracker;
   private pending: PendingChange[] = [];
   /** Late changes held back for a newer RV (see `restampLate`). */
   private late: PendingChange[] = [];
@@ -203,6 +191,13 @@ export class InformerInstanceStore implements InstanceStore {
     this.now = options.now ?? Date.now;
     this.backoff = options.restartBackoff ?? { initialMs: 1000, maxMs: 30_000 };
     this.batchWindowMs = options.batchWindowMs ?? 5;
+    this.staleness = new StaleTracker({
+      restale: informer => this.restale(informer),
+      noteProgress: () => this.noteProgress(),
+      now: this.now,
+      staleAfterMs: options.staleAfterMs ?? 3000,
+      logger: options.logger,
+    });
     this.history = new EventHistory(
       {
         maxEvents: options.historyMaxEvents ?? 10_000,
@@ -235,7 +230,7 @@ export class InformerInstanceStore implements InstanceStore {
       onDelete: crd => this.crdChanged(crd, true),
       onListed: rv => this.noteListed(rv),
       onProgress: () => this.noteProgress(),
-      onHealthChange: failing => this.informerHealthChanged(this.crdInformer, failing),
+      onHealthChange: failing => this.staleness.healthChanged(this.crdInformer, failing),
     });
   }
 
@@ -257,8 +252,7 @@ export class InformerInstanceStore implements InstanceStore {
     clearTimeout(this.flushTimer);
     clearTimeout(this.lateTimer);
     this.lateTimer = undefined;
-    this.staleTimers.forEach(t => clearTimeout(t));
-    this.staleTimers.clear();
+    this.staleness.stop();
     this.crdInformer.stop();
     for (const informer of this.relatedInformers.values()) {
       informer.stop();
@@ -374,59 +368,16 @@ export class InformerInstanceStore implements InstanceStore {
   }
 
   engines(): DatabaseEngine[] {
-    return this.options.adapters.map(adapter => {
-      const crds = adapter.kinds.map(kind => ({
-        kind: kind.kind,
-        group: kind.group,
-        installed: this.sourceInformers.has(typeKey(kind)),
-      }));
-      const phases: Partial<Record<DatabasePhase, number>> = {};
-      let instances = 0;
-      for (const s of this.servedInstances()) {
-        if (this.entries.get(s.sourceKey)?.adapter !== adapter) {
-          continue;
-        }
-        instances++;
-        const phase = s.instance.status?.phase ?? 'Unknown';
-        phases[phase] = (phases[phase] ?? 0) + 1;
-      }
-      const installed = crds.every(c => c.installed);
-      // The operator counts as installed since its oldest served CRD was created.
-      const created = installed
-        ? adapter.kinds
-            .map(k => this.crdInformer.informer.get(resourceName(k))?.metadata?.creationTimestamp)
-            .filter((t): t is string => !!t && !Number.isNaN(Date.parse(t)))
-            .sort((a, b) => Date.parse(a) - Date.parse(b))[0]
-        : undefined;
-      return {
-        apiVersion: DATABASES_GROUP_VERSION,
-        kind: DATABASE_ENGINE_KIND,
-        metadata: {
-          name: adapter.engine,
-          resourceVersion: this.resourceVersion(),
-          ...(created ? { creationTimestamp: created } : {}),
-        },
-        spec: {
-          engine: adapter.engine,
-          operator: adapter.operator,
-          capabilityLevel: adapter.capabilityLevel,
-          kinds: adapter.kinds.map(k => ({
-            group: k.group,
-            version: k.version,
-            kind: k.kind,
-            plural: k.plural,
-            topologies: k.topologies,
-          })),
-          // what a new instance can be, as configured (read-only adapters list what they read)
-          ...engineOffer(adapter, this.options.engineConfig?.engines[adapter.engine]),
-        },
-        status: {
-          installed,
-          crds,
-          instances,
-          phases,
-        },
-      } satisfies DatabaseEngine;
+    return engineList({
+      adapters: this.options.adapters,
+      installed: kind => this.sourceInformers.has(typeKey(kind)),
+      crdCreated: kind => this.crdInformer.informer.get(resourceName(kind))?.metadata?.creationTimestamp,
+      instances: (function* (store: InformerInstanceStore) {
+        for (const s of store.servedInstances())
+          yield { adapter: store.entries.get(s.sourceKey)?.adapter, phase: s.instance.status?.phase };
+      })(this),
+      resourceVersion: this.resourceVersion(),
+      engineConfig: this.options.engineConfig,
     });
   }
 
@@ -441,8 +392,7 @@ export class InformerInstanceStore implements InstanceStore {
    * are built from has been failing for longer than `staleAfterMs`; undefined when none does.
    */
   staleSince(): number | undefined {
-    const since = [...this.staleInformers.values()];
-    return since.length ? Math.min(...since) : undefined;
+    return this.staleness.since();
   }
 
   /** How many watches of the Kubernetes API are failing, out of how many, and since when. */
@@ -500,7 +450,7 @@ export class InformerInstanceStore implements InstanceStore {
       onDelete: obj => changed(obj, true),
       onListed: rv => this.noteListed(rv),
       onProgress: () => this.noteProgress(),
-      onHealthChange: failing => this.informerHealthChanged(managed!, failing),
+      onHealthChange: failing => this.staleness.healthChanged(managed!, failing),
     });
     return managed;
   }
@@ -538,7 +488,7 @@ export class InformerInstanceStore implements InstanceStore {
           onDelete: obj => changed(obj, true),
           onListed: rv => this.noteListed(rv),
           onProgress: () => this.noteProgress(),
-          onHealthChange: failing => this.informerHealthChanged(managed, failing),
+          onHealthChange: failing => this.staleness.healthChanged(managed, failing),
         });
         this.sourceInformers.set(typeKey(kind), { managed, adapter, kind });
         if (this.started) {
@@ -550,7 +500,7 @@ export class InformerInstanceStore implements InstanceStore {
           { kind: resourceName(kind) },
         );
         running.managed.stop();
-        this.forgetFailure(running.managed);
+        this.staleness.forget(running.managed);
         this.sourceInformers.delete(typeKey(kind));
         const prefix = `${typeKey(kind)}|`;
         const gone = [...this.entries.keys()].filter(k => k.startsWith(prefix));
@@ -586,69 +536,18 @@ export class InformerInstanceStore implements InstanceStore {
     return (min ?? 0n).toString();
   }
 
-  private informerHealthChanged(informer: ManagedInformer, failing: boolean): void {
-    clearTimeout(this.staleTimers.get(informer));
-    this.staleTimers.delete(informer);
-    this.recovering.delete(informer);
-    if (failing) {
-      const since = informer.failingSinceMs() ?? this.now();
-      const timer = setTimeout(() => {
-        this.staleTimers.delete(informer);
-        if (informer.failingSinceMs() === undefined) {
-          return;
-        }
-        this.staleInformers.set(informer, since);
-        this.options.logger?.warn('Watch failing, instances built from it are marked stale', {
-          informer: informer.name,
-        });
-        this.restale(informer);
-      }, this.options.staleAfterMs ?? 3000);
-      timer.unref?.();
-      this.staleTimers.set(informer, timer);
-    } else if (this.staleInformers.has(informer)) {
-      // Clients ignore a change that comes with a resourceVersion they already hold (client-node
-      // compares RVs, so do many client-go handlers). The Stale versions went out at the RVs of
-      // their time; the current ones wait for a newer cluster RV: the changes the watch replays
-      // next, or the next bookmark (see flush).
-      this.recovering.add(informer);
-      this.noteProgress();
-    }
-  }
-
   /**
    * Clears the Stale condition of recovered informers once the batch about to be applied
    * carries an RV newer than every Stale version served: their instances are re-projected in
    * this batch, at that RV, together with the changes the watches replayed.
    */
   private unstaleInto(batch: PendingChange[]): void {
-    if (this.recovering.size === 0) {
-      return;
-    }
+    if (!this.staleness.hasRecovering()) return;
     const newest = maxResourceVersion(this.lastRv, this.minProgress(), ...batch.map(c => c.rv));
-    if (!isNewer(newest, this.staleMaxRv)) {
-      return;
-    }
-    for (const informer of this.recovering) {
-      this.staleInformers.delete(informer);
-      this.options.logger?.info('Watch recovered, instances built from it are current again', {
-        informer: informer.name,
-      });
+    for (const informer of this.staleness.unstaleAt(newest)) {
       const keys = this.keysBuiltFrom(informer);
-      if (keys.length) {
-        batch.push({ rv: newest, sourceKeys: keys });
-      }
+      if (keys.length) batch.push({ rv: newest, sourceKeys: keys });
     }
-    this.recovering.clear();
-    if (this.staleInformers.size === 0) {
-      this.staleMaxRv = '0';
-    }
-  }
-
-  private forgetFailure(informer: ManagedInformer): void {
-    clearTimeout(this.staleTimers.get(informer));
-    this.staleTimers.delete(informer);
-    this.staleInformers.delete(informer);
-    this.recovering.delete(informer);
   }
 
   /** Re-projects every instance built from what `informer` watches (its Stale condition changed). */
@@ -679,22 +578,12 @@ export class InformerInstanceStore implements InstanceStore {
 
   /** Since when the first stale informer an instance is built from has been failing, if any. */
   private staleSinceFor(entry: SourceEntry): number | undefined {
-    if (this.staleInformers.size === 0) {
-      return undefined;
-    }
-    const informers = [
+    if (!this.staleness.any()) return undefined;
+    return this.staleness.sinceFor([
       this.crdInformer,
       this.sourceInformers.get(typeKey(entry.kind))?.managed,
       ...entry.adapter.relatedTypes.map(t => this.relatedInformers.get(typeKey(t))),
-    ];
-    let since: number | undefined;
-    for (const informer of informers) {
-      const s = informer && this.staleInformers.get(informer);
-      if (s !== undefined) {
-        since = since === undefined ? s : Math.min(since, s);
-      }
-    }
-    return since;
+    ]);
   }
 
   private noteListed(resourceVersion: string | undefined): void {
@@ -1123,8 +1012,8 @@ export class InformerInstanceStore implements InstanceStore {
       }
       const rv = eventRv(baseRv);
       const instance = withRv(projected, rv);
-      if (this.staleInformers.size && projected.status?.conditions?.some(c => c.type === STALE_CONDITION)) {
-        this.staleMaxRv = maxResourceVersion(this.staleMaxRv, rv);
+      if (this.staleness.any() && projected.status?.conditions?.some(c => c.type === STALE_CONDITION)) {
+        this.staleness.servedStale(rv);
       }
       next.set(servedName, {
         instance,
@@ -1193,58 +1082,4 @@ export class InformerInstanceStore implements InstanceStore {
       }
     }
   }
-}
-
-function compareRv(a: string, b: string): number {
-  const d = rvToBigInt(a) - rvToBigInt(b);
-  if (d === 0n) {
-    return 0;
-  }
-  return d < 0n ? -1 : 1;
-}
-
-function splitOnce(s: string, sep: string): [string, string] {
-  const i = s.indexOf(sep);
-  return i < 0 ? [s, ''] : [s.slice(0, i), s.slice(i + 1)];
-}
-
-function withRv(instance: DatabaseInstance, rv: string): DatabaseInstance {
-  return {
-    ...instance,
-    metadata: { ...instance.metadata, resourceVersion: rv },
-  };
-}
-
-/** What we serve when an adapter throws: the object exists, its state is not understood. */
-function fallbackInstance(
-  entry: SourceEntry,
-  source: KubeObject,
-  err: unknown,
-): DatabaseInstance {
-  const m = source.metadata ?? {};
-  return {
-    apiVersion: DATABASES_GROUP_VERSION,
-    kind: 'DatabaseInstance',
-    metadata: {
-      name: m.name,
-      namespace: m.namespace,
-      uid: m.uid,
-      creationTimestamp: m.creationTimestamp,
-      ...(m.labels ? { labels: m.labels } : {}),
-      ...(m.annotations ? { annotations: m.annotations } : {}),
-    },
-    spec: { engine: entry.adapter.engine },
-    status: {
-      phase: 'Unknown',
-      reason: 'ProjectionFailed',
-      message: `cannot read the ${entry.kind.kind} object: ${(err as Error)?.message ?? String(err)}`,
-      source: {
-        apiVersion: `${entry.kind.group}/${entry.kind.version}`,
-        kind: entry.kind.kind,
-        name: m.name ?? '',
-        operator: entry.adapter.operator,
-      },
-      ...(source.status !== undefined ? { operatorStatus: source.status } : {}),
-    },
-  };
 }
