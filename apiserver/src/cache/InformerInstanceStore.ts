@@ -39,6 +39,7 @@ import { coalesceByRv } from './coalesceByRv';
 import { engineList } from './engineList';
 import { fallbackInstance } from './fallbackInstance';
 import { StaleTracker } from './StaleTracker';
+import { LateChanges, type PendingChange } from './LateChanges';
 import { claimKey, compareRv, objectKey, splitOnce, typeKey, withRv } from './storeKeys';
 
 export interface InformerInstanceStoreOptions {
@@ -70,8 +71,6 @@ export interface InformerInstanceStoreOptions {
   };
 }
 
-/** Longest a late change waits for a newer RV to go out with. */
-const LATE_WAIT_MS = 1000;
 
 interface SourceEntry {
   key: string;
@@ -95,22 +94,6 @@ interface ServedInstance {
   sourceRv?: string;
 }
 
-interface PendingChange {
-  rv: string;
-  sourceKeys: string[];
-  /**
-   * The source object as this event delivered it. The informer's cache only holds the newest
-   * version, so without it two updates inside one batch window would be served as one and a
-   * short phase (a one-pod restart during an upgrade) would never reach watchers. For a
-   * related object (a StatefulSet) `key` is its object key; for a source object it is empty
-   * (the change's only source key). `obj` undefined: the object was deleted.
-   */
-  snapshot?: { key: string; obj: KubeObject | undefined };
-  /** Sent at the last RV on purpose (instances marked Stale): never held back as late. */
-  atLastRv?: boolean;
-
-}
-
 interface SourceInformer {
   managed: ManagedInformer;
   adapter: OperatorAdapter;
@@ -126,7 +109,7 @@ interface SourceInformer {
  * related objects, so RVs stay comparable across replicas and restarts. Events must reach
  * watchers in non-decreasing RV order although informers deliver independently: changes are
  * batched for `batchWindowMs` and applied sorted by RV; a change that arrives later than the
- * window, after a newer change went out, goes out with the next newer RV (`restampLate`).
+ * window, after a newer change went out, goes out with the next newer RV (LateChanges).
  * Events of one change (e.g. a rename caused by a name collision) share its RV.
  */
 export class InformerInstanceStore implements InstanceStore {
@@ -157,11 +140,10 @@ export class InformerInstanceStore implements InstanceStore {
   private readonly watchers = new Set<(e: InstanceEvent) => void>();
   private readonly staleness: StaleTracker;
   private pending: PendingChange[] = [];
-  /** Late changes held back for a newer RV (see `restampLate`). */
-  private late: PendingChange[] = [];
-  private lateTimer: NodeJS.Timeout | undefined;
-  /** The late changes waited long enough: the next flush sends them at the last RV. */
-  private releaseLate = false;
+  /** Late changes held back for a newer RV (see LateChanges.restamp). */
+  private readonly late = new LateChanges(() => {
+    if (!this.flushTimer) this.flush();
+  });
   /** While a batch is applied: the source object as the change being applied delivered it. */
   private asOf: { key: string; obj: KubeObject | undefined } | undefined;
   /**
@@ -250,8 +232,7 @@ export class InformerInstanceStore implements InstanceStore {
   stop(): void {
     this.started = false;
     clearTimeout(this.flushTimer);
-    clearTimeout(this.lateTimer);
-    this.lateTimer = undefined;
+    this.late.stop();
     this.staleness.stop();
     this.crdInformer.stop();
     for (const informer of this.relatedInformers.values()) {
@@ -643,70 +624,9 @@ export class InformerInstanceStore implements InstanceStore {
     }
   }
 
-  /**
-   * Changes that arrive after a newer change of another informer went out ("late": their RV is
-   * at most the last one served) cannot go out at their own RV, which is older than what
-   * watchers hold, nor at the last served RV: a watcher that got that RV and then resumes from
-   * it (history replays RVs strictly greater) would never get them. They wait for a newer
-   * cluster RV (a change in this batch, or every informer's progress past it) and go out with
-   * it, at most `LATE_WAIT_MS`; after that, on an idle cluster, at the last RV as before (a
-   * change must not stay invisible for the minute a bookmark can take).
-   */
-  private restampLate(waited: PendingChange[], fresh: PendingChange[]): PendingChange[] {
-    const batch = [...waited, ...fresh];
-    const last = rvToBigInt(this.lastRv);
-    let newest = rvToBigInt(this.minProgress());
-    /** The batch's first RV newer than the last one served. */
-    let next: bigint | undefined;
-    for (const c of batch) {
-      const rv = rvToBigInt(c.rv);
-      if (rv > newest) newest = rv;
-      if (c.rv !== '0' && rv > last && (next === undefined || rv < next)) next = rv;
-    }
-    const held = new Set(waited);
-    const release = this.releaseLate;
-    this.releaseLate = false;
-    const out: PendingChange[] = [];
-    for (const c of batch) {
-      // '0': a change without an RV of its own (re-list, CRD gone) is not late, it is unordered;
-      // marking instances Stale during an outage goes out at the last RV on purpose (no newer one)
-      if (c.rv === '0' || c.atLastRv || rvToBigInt(c.rv) > last) {
-        out.push(c);
-        continue;
-      }
-      if (!held.has(c) && next !== undefined) {
-        // It arrived with newer changes: it keeps its own state and takes the batch's first newer
-        // RV, so it goes out before them. At the newest RV it would merge into the last state
-        // (coalesceByRv) and a short phase (a rollout's Updating) would never reach a watcher.
-        out.push({ ...c, rv: next.toString() });
-        continue;
-      }
-      // One that waited is projected from the informers' current objects, not its snapshot:
-      // while it waited, a change of its source object may have been projected with the related
-      // object's newer state, which the old snapshot would undo (a StatefulSet's 2/3 after 3/3).
-      const current = { ...c, snapshot: undefined };
-      if (newest > last) {
-        out.push({ ...current, rv: newest.toString() });
-      } else if (release) {
-        out.push(current);
-      } else {
-        this.late.push(current);
-      }
-    }
-    if (this.late.length > 0 && !this.lateTimer) {
-      this.lateTimer = setTimeout(() => {
-        this.lateTimer = undefined;
-        this.releaseLate = true;
-        if (!this.flushTimer) this.flush();
-      }, LATE_WAIT_MS);
-      this.lateTimer.unref?.();
-    }
-    return out;
-  }
-
   private flush(): void {
     this.flushTimer = undefined;
-    const batch = this.synced ? this.restampLate(this.late.splice(0), this.pending) : this.pending;
+    const batch = this.synced ? this.late.restamp(this.pending, this.lastRv, this.minProgress()) : this.pending;
     this.pending = [];
     if (this.synced) {
       this.unstaleInto(batch);

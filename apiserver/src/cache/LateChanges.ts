@@ -1,0 +1,105 @@
+import type { KubeObject } from '../adapters/types';
+import { rvToBigInt } from './resourceVersion';
+
+/** Longest a late change waits for a newer RV to go out with. */
+const LATE_WAIT_MS = 1000;
+
+/** One change an informer delivered, waiting to be applied in resourceVersion order. */
+export interface PendingChange {
+  rv: string;
+  sourceKeys: string[];
+  /**
+   * The source object as this event delivered it. The informer's cache only holds the newest
+   * version, so without it two updates inside one batch window would be served as one and a
+   * short phase (a one-pod restart during an upgrade) would never reach watchers. For a
+   * related object (a StatefulSet) `key` is its object key; for a source object it is empty
+   * (the change's only source key). `obj` undefined: the object was deleted.
+   */
+  snapshot?: { key: string; obj: KubeObject | undefined };
+  /** Sent at the last RV on purpose (instances marked Stale): never held back as late. */
+  atLastRv?: boolean;
+}
+
+/**
+ * The late changes of the store's batches (see {@link LateChanges.restamp}): those held back
+ * for a newer RV, and the timer that lets them go at the last RV on an idle cluster.
+ */
+export class LateChanges {
+  private held: PendingChange[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  /** The held changes waited long enough: the next batch sends them at the last RV. */
+  private release = false;
+
+  /** `flushSoon` applies a batch (the store's flush), called when held changes may go. */
+  constructor(
+    private readonly flushSoon: () => void,
+    private readonly waitMs = LATE_WAIT_MS,
+  ) {}
+
+  /**
+   * Changes that arrive after a newer change of another informer went out ("late": their RV is
+   * at most the last one served) cannot go out at their own RV, which is older than what
+   * watchers hold, nor at the last served RV: a watcher that got that RV and then resumes from
+   * it (history replays RVs strictly greater) would never get them. They wait for a newer
+   * cluster RV (a change in this batch, or every informer's progress past it) and go out with
+   * it, at most `LATE_WAIT_MS`; after that, on an idle cluster, at the last RV as before (a
+   * change must not stay invisible for the minute a bookmark can take).
+   */
+  restamp(fresh: PendingChange[], lastRv: string, progress: string): PendingChange[] {
+    const waited = this.held.splice(0);
+    const batch = [...waited, ...fresh];
+    const last = rvToBigInt(lastRv);
+    let newest = rvToBigInt(progress);
+    /** The batch's first RV newer than the last one served. */
+    let next: bigint | undefined;
+    for (const c of batch) {
+      const rv = rvToBigInt(c.rv);
+      if (rv > newest) newest = rv;
+      if (c.rv !== '0' && rv > last && (next === undefined || rv < next)) next = rv;
+    }
+    const held = new Set(waited);
+    const release = this.release;
+    this.release = false;
+    const out: PendingChange[] = [];
+    for (const c of batch) {
+      // '0': a change without an RV of its own (re-list, CRD gone) is not late, it is unordered;
+      // marking instances Stale during an outage goes out at the last RV on purpose (no newer one)
+      if (c.rv === '0' || c.atLastRv || rvToBigInt(c.rv) > last) {
+        out.push(c);
+        continue;
+      }
+      if (!held.has(c) && next !== undefined) {
+        // It arrived with newer changes: it keeps its own state and takes the batch's first newer
+        // RV, so it goes out before them. At the newest RV it would merge into the last state
+        // (coalesceByRv) and a short phase (a rollout's Updating) would never reach a watcher.
+        out.push({ ...c, rv: next.toString() });
+        continue;
+      }
+      // One that waited is projected from the informers' current objects, not its snapshot:
+      // while it waited, a change of its source object may have been projected with the related
+      // object's newer state, which the old snapshot would undo (a StatefulSet's 2/3 after 3/3).
+      const current = { ...c, snapshot: undefined };
+      if (newest > last) {
+        out.push({ ...current, rv: newest.toString() });
+      } else if (release) {
+        out.push(current);
+      } else {
+        this.held.push(current);
+      }
+    }
+    if (this.held.length > 0 && !this.timer) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.release = true;
+        this.flushSoon();
+      }, this.waitMs);
+      this.timer.unref?.();
+    }
+    return out;
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
