@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { adapters } from '@internal/databases-apiserver';
 import { ENGINE_CASES } from './engineCases';
 import { readManifest, readManifests, sampleIn } from './upstream';
 
@@ -55,5 +56,13 @@ describe.each(ENGINE_CASES)('$engine case', c => {
     );
     const status = c.readyStatus(sample);
     expect(Object.keys(status).length).toBeGreaterThan(0);
+  });
+});
+
+describe('the conformance engine cases', () => {
+  it('cover every engine an adapter serves, each from its adapter folder\'s operator', () => {
+    expect(ENGINE_CASES.map(c => c.engine).sort()).toEqual([...new Set(adapters.map(a => a.engine))].sort());
+    for (const c of ENGINE_CASES)
+      expect([c.engine, c.operatorDir]).toEqual([c.engine, adapters.find(a => a.engine === c.engine)!.id]);
   });
 });
