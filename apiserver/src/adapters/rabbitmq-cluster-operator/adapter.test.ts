@@ -76,6 +76,18 @@ describe('rabbitmqClusterOperatorAdapter states', () => {
 
   it.each<[string, KubeObject, string, string, string | undefined]>([
     [
+      // derived from the operator's controllers/reconcile_paused.go: the label stops reconciling,
+      // the status (all True here) is frozen and says nothing about now
+      'reconciliation paused by its label, whatever the frozen status says',
+      (() => {
+        const o = withStatus({ conditions: [...healthy.slice(0, 2), cond('NoWarnings', 'False', '', 'reconciliation paused'), healthy[3]], observedGeneration: 1 });
+        return { ...o, metadata: { ...o.metadata, labels: { ...o.metadata?.labels, 'rabbitmq.com/pauseReconciliation': 'true' } } };
+      })(),
+      'Paused',
+      'ReconciliationPaused',
+      'the label rabbitmq.com/pauseReconciliation=true stops the operator from reconciling this cluster',
+    ],
+    [
       'all conditions true',
       withStatus({ conditions: healthy, observedGeneration: 1 }),
       'Ready',

@@ -20,6 +20,9 @@ import {
   pascalCase,
 } from '../shared/read';
 
+/** The label that pauses the operator's reconciliation of one RabbitmqCluster. */
+const PAUSE_LABEL = 'rabbitmq.com/pauseReconciliation';
+
 /**
  * One RabbitmqCluster kind serves both topologies: `standalone` for one replica, `cluster`
  * for more (the operator forms an Erlang cluster from replicas > 1).
@@ -88,6 +91,13 @@ export function rabbitmqFacts(source: KubeObject): PhaseFacts {
     facts.readyMessage = allReady.message;
     if (allReady.reason) facts.notReadyReason = pascalCase(allReady.reason);
   }
+  // The operator's documented pause: with this label it neither watches nor updates the cluster
+  // (controllers/reconcile_paused.go: an Event PausedReconciliation, NoWarnings=False).
+  if (source.metadata?.labels?.[PAUSE_LABEL] === 'true')
+    facts.paused = {
+      reason: 'ReconciliationPaused',
+      message: `the label ${PAUSE_LABEL}=true stops the operator from reconciling this cluster`,
+    };
   const quorum = asString(status.quorumStatus);
   if (quorum?.startsWith('quorum-critical'))
     facts.unhealthy = { reason: 'QuorumCritical', message: quorum };
