@@ -1,5 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import type { DatabaseInstance, DatabasePhase } from '@internal/plugin-databases-common';
+import type {
+  DatabaseInstance,
+  DatabasePhase,
+} from '@internal/plugin-databases-common';
 import type { KubeObject, SourceKind } from '../adapters/types';
 import { KubeHttpError } from '../kube/kubeRequest';
 import { rolloutSignature } from '../status/rolloutMemory';
@@ -18,20 +21,42 @@ const ANNOTATION = 'dbaas.platform.dev/ready-spec';
 const instance = (phase: DatabasePhase, replicas = 3): DatabaseInstance => ({
   apiVersion: 'dbaas.platform.dev/v1alpha1',
   kind: 'DatabaseInstance',
-  metadata: { name: 'orders', namespace: 'team-a', uid: 'u-1', resourceVersion: '10' },
+  metadata: {
+    name: 'orders',
+    namespace: 'team-a',
+    uid: 'u-1',
+    resourceVersion: '10',
+  },
   spec: { engine: 'mariadb', replicas, version: '11.4' },
-  status: { phase, source: { apiVersion: 'k8s.mariadb.com/v1alpha1', kind: 'MariaDB', name: 'orders', operator: 'mariadb-operator' } },
+  status: {
+    phase,
+    source: {
+      apiVersion: 'k8s.mariadb.com/v1alpha1',
+      kind: 'MariaDB',
+      name: 'orders',
+      operator: 'mariadb-operator',
+    },
+  },
 });
 
 /** A store holding one instance and its operator object, whose watch the test drives. */
-function fakeStore(served: DatabaseInstance, annotations: Record<string, string> = {}) {
+function fakeStore(
+  served: DatabaseInstance,
+  annotations: Record<string, string> = {},
+) {
   let watcher: ((e: InstanceEvent) => void) | undefined;
   let synced!: () => void;
   const syncedAt = new Promise<void>(r => (synced = r));
   const object: KubeObject = {
     apiVersion: 'k8s.mariadb.com/v1alpha1',
     kind: 'MariaDB',
-    metadata: { name: 'orders', namespace: 'team-a', uid: 'u-1', resourceVersion: '41', annotations },
+    metadata: {
+      name: 'orders',
+      namespace: 'team-a',
+      uid: 'u-1',
+      resourceVersion: '41',
+      annotations,
+    },
   };
   const state = { served, object };
   return {
@@ -45,7 +70,11 @@ function fakeStore(served: DatabaseInstance, annotations: Record<string, string>
       whenSynced: () => syncedAt,
       list: () => [state.served],
       get: () => state.served,
-      source: (): InstanceSource => ({ object: state.object, kind: KIND, adapter: {} as any }),
+      source: (): InstanceSource => ({
+        object: state.object,
+        kind: KIND,
+        adapter: {} as any,
+      }),
       watch: (_rv: string | undefined, onEvent: (e: InstanceEvent) => void) => {
         watcher = onEvent;
         return { stop: () => (watcher = undefined) };
@@ -55,11 +84,21 @@ function fakeStore(served: DatabaseInstance, annotations: Record<string, string>
 }
 
 function recordingWriter(answer: () => Promise<KubeObject> = async () => ({})) {
-  const patches: Array<{ type: string; namespace: string; name: string; patch: any }> = [];
+  const patches: Array<{
+    type: string;
+    namespace: string;
+    name: string;
+    patch: any;
+  }> = [];
   return {
     patches,
     writer: {
-      mergePatch: (type: SourceKind, namespace: string, name: string, patch: unknown) => {
+      mergePatch: (
+        type: SourceKind,
+        namespace: string,
+        name: string,
+        patch: unknown,
+      ) => {
         patches.push({ type: type.plural, namespace, name, patch });
         return answer();
       },
@@ -93,7 +132,9 @@ describe('ReadySpecRecorder', () => {
   });
 
   it('writes only on the transition: not while not Ready, not when the record already says it', async () => {
-    const cluster = fakeStore(instance('Provisioning'), { [ANNOTATION]: rolloutSignature(instance('Ready', 3)) });
+    const cluster = fakeStore(instance('Provisioning'), {
+      [ANNOTATION]: rolloutSignature(instance('Ready', 3)),
+    });
     const { patches, writer } = recordingWriter();
     const recorder = new ReadySpecRecorder({ store: cluster.store, writer });
     cluster.synced();
@@ -116,7 +157,16 @@ describe('ReadySpecRecorder', () => {
     const cluster = fakeStore(instance('Ready'));
     const warnings: string[] = [];
     const { patches, writer } = recordingWriter(() =>
-      Promise.reject(new KubeHttpError(code, JSON.stringify({ kind: 'Status', code, message: code === 403 ? 'forbidden' : 'x' }))),
+      Promise.reject(
+        new KubeHttpError(
+          code,
+          JSON.stringify({
+            kind: 'Status',
+            code,
+            message: code === 403 ? 'forbidden' : 'x',
+          }),
+        ),
+      ),
     );
     const recorder = new ReadySpecRecorder({
       store: cluster.store,
@@ -129,11 +179,17 @@ describe('ReadySpecRecorder', () => {
     return { cluster, patches, warnings, recorder };
   }
 
-  it.each([409, 404])('drops a %s (another replica won, the object moved on or is gone) quietly', async code => {
-    const { patches, warnings, recorder } = await refusedWith(code);
-    expect({ patches: patches.length, warnings }).toEqual({ patches: 1, warnings: [] });
-    recorder.stop();
-  });
+  it.each([409, 404])(
+    'drops a %s (another replica won, the object moved on or is gone) quietly',
+    async code => {
+      const { patches, warnings, recorder } = await refusedWith(code);
+      expect({ patches: patches.length, warnings }).toEqual({
+        patches: 1,
+        warnings: [],
+      });
+      recorder.stop();
+    },
+  );
 
   it('without permission to patch, says so once and stops writing', async () => {
     const { cluster, patches, warnings, recorder } = await refusedWith(403);
@@ -150,12 +206,23 @@ describe('ReadySpecRecorder', () => {
     let landed!: () => void;
     const retried = new Promise<void>(r => (landed = r));
     const { patches, writer } = recordingWriter(() => {
-      if (++calls === 1) return Promise.reject(new KubeHttpError(503, JSON.stringify({ kind: 'Status', code: 503, message: 'busy' })));
+      if (++calls === 1)
+        return Promise.reject(
+          new KubeHttpError(
+            503,
+            JSON.stringify({ kind: 'Status', code: 503, message: 'busy' }),
+          ),
+        );
       landed();
       return Promise.resolve({});
     });
     const warnings: string[] = [];
-    const recorder = new ReadySpecRecorder({ store: cluster.store, writer, retryMs: 10, logger: { info: () => {}, warn: m => warnings.push(m) } });
+    const recorder = new ReadySpecRecorder({
+      store: cluster.store,
+      writer,
+      retryMs: 10,
+      logger: { info: () => {}, warn: m => warnings.push(m) },
+    });
     cluster.synced();
     await recorder.start();
     await recorder.idle();
@@ -163,6 +230,67 @@ describe('ReadySpecRecorder', () => {
     await recorder.idle();
     expect(patches).toHaveLength(2);
     expect(warnings).toEqual([expect.stringContaining('retrying')]);
+    recorder.stop();
+  });
+
+  it('writes at most maxInFlight at once, and each instance of a burst once', async () => {
+    const many = Array.from({ length: 10 }, (_, i) => ({
+      ...instance('Ready'),
+      metadata: {
+        ...instance('Ready').metadata,
+        name: `db-${i}`,
+        uid: `u-${i}`,
+      },
+    }));
+    let open = 0;
+    let most = 0;
+    const release: Array<() => void> = [];
+    const patches: string[] = [];
+    const recorder = new ReadySpecRecorder({
+      maxInFlight: 3,
+      store: {
+        whenSynced: async () => {},
+        list: () => many,
+        get: (_ns: string, name: string) =>
+          many.find(i => i.metadata.name === name),
+        source: (_ns: string, name: string): InstanceSource => ({
+          object: {
+            metadata: {
+              name,
+              namespace: 'team-a',
+              uid: many.find(i => i.metadata.name === name)!.metadata.uid,
+              resourceVersion: '1',
+            },
+          },
+          kind: KIND,
+          adapter: {} as any,
+        }),
+        watch: () => ({ stop: () => {} }),
+      },
+      writer: {
+        mergePatch: (_t: SourceKind, _ns: string, name: string) => {
+          patches.push(name);
+          most = Math.max(most, ++open);
+          return new Promise<KubeObject>(r =>
+            release.push(() => {
+              open--;
+              r({});
+            }),
+          );
+        },
+      },
+    });
+    await recorder.start();
+    expect(patches).toHaveLength(3);
+    while (release.length) {
+      release.shift()!();
+      await new Promise(r => setImmediate(r));
+    }
+    await recorder.idle();
+    expect({ most, written: [...patches].sort() }).toEqual({
+      most: 3,
+      written: many.map(i => i.metadata.name!).sort(),
+    });
     recorder.stop();
   });
 });

@@ -18,6 +18,11 @@ export interface ReadySpecRecorderOptions {
   logger?: { info(msg: string, meta?: object): void; warn(msg: string, meta?: object): void };
   /** Wait before retrying a write that failed otherwise than 403/404/409 (default 5 s). */
   retryMs?: number;
+  /**
+   * Writes at most this many at once (default 4): the first start of a new version records every
+   * Ready instance, and 50,000 patches at once would be a storm on kube-apiserver.
+   */
+  maxInFlight?: number;
 }
 
 /**
@@ -33,8 +38,15 @@ export interface ReadySpecRecorderOptions {
  */
 export class ReadySpecRecorder {
   private subscription: { stop(): void } | undefined;
-  /** Instances (uid) with a write in flight, so a burst of events writes once. */
+  /** Instances (`namespace/name`) with a write in flight, so a burst of events writes once. */
   private readonly inFlight = new Set<string>();
+  /** Instances to look at again, oldest first (a Map: each once, however many events came). */
+  private readonly queue = new Map<string, { namespace: string; name: string }>();
+  /**
+   * Signatures written whose write the watch has not brought back yet: an event in between must
+   * not write them again (dropped once the cache shows the annotation).
+   */
+  private readonly written = new Map<string, string>();
   private readonly pending = new Set<Promise<void>>();
   private readonly retries = new Set<NodeJS.Timeout>();
   private disabled = false;
@@ -59,20 +71,51 @@ export class ReadySpecRecorder {
     this.retries.clear();
   }
 
-  /** Resolves when no write is in flight (for tests and shutdown). */
+  /** Resolves when nothing is queued or in flight (for tests and shutdown). */
   async idle(): Promise<void> {
     while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
 
   private consider(instance: DatabaseInstance): void {
     if (this.disabled || this.stopped || instance.status?.phase !== 'Ready') return;
+    const { namespace = '', name = '' } = instance.metadata;
+    if (!this.needsWrite(instance)) return;
+    this.queue.set(`${namespace}/${name}`, { namespace, name });
+    this.pump();
+  }
+
+  /** The instance is Ready and its operator object does not record its spec yet. */
+  private needsWrite(instance: DatabaseInstance): boolean {
     const { namespace = '', name = '', uid = '' } = instance.metadata;
-    const source = this.options.store.source(namespace, name);
-    if (!source || this.inFlight.has(uid)) return;
+    const key = `${namespace}/${name}`;
+    const meta = this.options.store.source(namespace, name)?.object.metadata;
+    if (instance.status?.phase !== 'Ready' || meta?.uid !== uid) return false;
+    const signature = rolloutSignature(instance);
+    if (meta.annotations?.[ANNOTATION_READY_SPEC] === signature) {
+      this.written.delete(key);
+      return false;
+    }
+    return this.written.get(key) !== signature;
+  }
+
+  /** Starts queued writes up to the bound, each decided on the instance as it is then. */
+  private pump(): void {
+    const max = this.options.maxInFlight ?? 4;
+    for (const [key, { namespace, name }] of this.queue) {
+      if (this.inFlight.size >= max || this.disabled || this.stopped) return;
+      if (this.inFlight.has(key)) continue; // its write in flight: looked at again when it ends
+      this.queue.delete(key);
+      const instance = this.options.store.get(namespace, name);
+      if (instance && this.needsWrite(instance)) this.write(key, instance);
+    }
+  }
+
+  private write(key: string, instance: DatabaseInstance): void {
+    const { namespace = '', name = '' } = instance.metadata;
+    const source = this.options.store.source(namespace, name)!;
     const signature = rolloutSignature(instance);
     const meta = source.object.metadata ?? {};
-    if (meta.uid !== uid || meta.annotations?.[ANNOTATION_READY_SPEC] === signature) return;
-    this.inFlight.add(uid);
+    this.inFlight.add(key);
     const write = this.options.writer
       .mergePatch(source.kind, namespace, meta.name ?? name, {
         metadata: {
@@ -81,12 +124,15 @@ export class ReadySpecRecorder {
         },
       })
       .then(
-        () => undefined,
+        () => {
+          this.written.set(key, signature);
+        },
         err => this.failed(err, instance),
       )
       .finally(() => {
-        this.inFlight.delete(uid);
+        this.inFlight.delete(key);
         this.pending.delete(write);
+        this.pump();
       });
     this.pending.add(write);
   }
