@@ -11,3 +11,4 @@ export { parseOptions } from './options/parseOptions';
 export { validateOptions } from './options/validateOptions';
 export { adapters } from './adapters/registry';
 export { waitForStore } from './server/waitForStore';
+export { rolloutSignature } from './status/rolloutMemory';

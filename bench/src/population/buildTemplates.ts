@@ -1,3 +1,5 @@
+import { ANNOTATION_READY_SPEC } from '@internal/plugin-databases-common';
+import { adapters, rolloutSignature } from '@internal/databases-apiserver';
 import { KubeEmulator } from '@internal/kube-emulator';
 import { allVariants, type Variant } from './variants';
 
@@ -24,6 +26,28 @@ const SECRETS = { group: '', version: 'v1', plural: 'secrets' } as const;
 export const TEMPLATE_NAMESPACE = 'bnchtplns';
 /** Placeholder name of template `i`: the trailing `z` keeps `…1z` from matching inside `…12z`. */
 export const templateName = (i: number) => `bnchtpl${i}z`;
+
+/**
+ * A Ready template carries the Ready spec an apiserver of this version has recorded on it
+ * (`dbaas.platform.dev/ready-spec`, see ReadySpecRecorder), as a fleet's objects do once it ran:
+ * the benchmark measures the steady state, not the one-time recording of a first start.
+ */
+function withReadySpec(variant: Variant, object: Json, statefulSets: Json[]): Json {
+  const adapter = adapters.find(a => a.engine === variant.engine);
+  const kind = adapter?.kinds.find(k => k.kind === variant.kind.kind && k.group === variant.kind.group);
+  if (!adapter || !kind) return object;
+  const instance = adapter.project(object, kind, {
+    get: ref => statefulSets.find(s => s.metadata.name === ref.name),
+  });
+  if (instance.status?.phase !== 'Ready') return object;
+  return {
+    ...object,
+    metadata: {
+      ...object.metadata,
+      annotations: { ...object.metadata.annotations, [ANNOTATION_READY_SPEC]: rolloutSignature(instance) },
+    },
+  };
+}
 
 /** Rounds of the emulated operators before a template counts as settled (pods come up one per round). */
 const ROUNDS = 40;
@@ -55,14 +79,15 @@ export async function buildTemplates(variants: Variant[] = allVariants()): Promi
     return made.map(({ variant, name }) => {
       const object = store.get(variant.kind, TEMPLATE_NAMESPACE, name) as Json;
       const uid = object.metadata.uid;
+      const statefulSets = sets.filter(s =>
+        (s.metadata.ownerReferences ?? []).some(r => r.uid === uid),
+      ) as Json[];
       return {
         variant,
         name,
         namespace: TEMPLATE_NAMESPACE,
-        object,
-        statefulSets: sets.filter(s =>
-          (s.metadata.ownerReferences ?? []).some(r => r.uid === uid),
-        ) as Json[],
+        object: withReadySpec(variant, object, statefulSets),
+        statefulSets,
       };
     });
   } finally {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { adapters } from '@internal/databases-apiserver';
 import { allVariants } from './variants';
+import { buildTemplates } from './buildTemplates';
 
 describe('the bench population', () => {
   // The population comes from the adapters, so a new operator (PostgreSQL, issue 21) is in it
@@ -47,4 +48,16 @@ describe('the bench population', () => {
     });
     expect(secrets).toEqual([]);
   });
+});
+
+describe('buildTemplates', () => {
+  it('gives the Ready templates the Ready spec an apiserver records, and no other template one', async () => {
+    const variants = allVariants().filter(v => v.engine === 'mariadb' || v.engine === 'postgresql');
+    const templates = await buildTemplates(variants);
+    const recorded = (t: (typeof templates)[number]) => t.object.metadata.annotations?.['dbaas.platform.dev/ready-spec'];
+    const ready = templates.filter(t => t.variant.mode === 'ready');
+    expect(ready.length).toBeGreaterThan(0);
+    for (const t of ready) expect([t.variant.id, typeof recorded(t)]).toEqual([t.variant.id, 'string']);
+    for (const t of templates.filter(x => x.variant.mode !== 'ready')) expect([t.variant.id, recorded(t)]).toEqual([t.variant.id, undefined]);
+  }, 60_000);
 });
