@@ -7,7 +7,9 @@ const path = require('node:path');
 const { createEmptyTestResult } = require('@jest/test-result');
 const circus = require('jest-circus/runner').default;
 
-const KILLED = path.join(__dirname, '.killed');
+// One marker per test runner process: with `--concurrency` above 1 the runners share this
+// sandbox, and a kill in one must not skip another's mutant (it then counted as survived).
+const KILLED = path.join(__dirname, `.killed-${process.pid}`);
 
 module.exports = async (
   globalConfig,
