@@ -796,13 +796,14 @@ export class InformerInstanceStore implements InstanceStore {
   ) {
     const source = this.sourceObject(entry.key).obj!;
     const lookup = this.relatedLookup();
+    const stored = storedRollout(source);
     let instance: DatabaseInstance;
     try {
       instance = entry.adapter.project(source, entry.kind, lookup);
       const remembered = applyRolloutMemory(
         this.rollouts.get(entry.key),
         instance,
-        storedRollout(source),
+        stored,
       );
       this.rollouts.set(entry.key, remembered.memory);
       instance = remembered.instance;
@@ -854,7 +855,7 @@ export class InformerInstanceStore implements InstanceStore {
     // A digest, not the JSON itself: kept for every instance, the JSON was a tenth of the
     // apiserver's memory at 50,000 instances.
     const fingerprint = createHash('sha1').update(JSON.stringify(projected)).digest('base64');
-    const readySpec = storedRollout(source).readySpec;
+    const { readySpec } = stored;
     const sourceRv = source.metadata?.resourceVersion;
     return { projected, baseRv, fingerprint, readySpec, sourceRv };
   }
