@@ -169,6 +169,9 @@ export function backendClient(b: HostileBackend) {
     await fc.assert(
       fc.asyncProperty(arb, async c => {
         const r = toRequest(c);
+        // the apiserver records each instance's Ready spec on its own (ReadySpecRecorder): that
+        // write is none of this request's
+        await b.system.apiserver.readySpecs.idle();
         const rvBefore = b.system.emulator.store.currentRV();
         const a = await send(r);
         codes.set(a.status, (codes.get(a.status) ?? 0) + 1);
