@@ -43,18 +43,22 @@ export const eckRules: EngineRules = {
   scaleDown: true,
 };
 
-/** ECK's upgrade path (supported_versions.go): 9.x only from 8.18 or later. */
+/**
+ * The oldest version each major can be upgraded from (Elasticsearch's upgrade paths, which
+ * ECK enforces): 9.x only from 8.18 or later, 8.x only from 7.17 or later. Versions older
+ * than these, 7.x to 9 included, need an intermediate upgrade first.
+ */
+const UPGRADE_FROM: Record<number, string> = { 9: '8.18.0', 8: '7.17.0' };
+
 function upgradePathProblem(from: string, to: string): FieldCause | undefined {
-  if (
-    majorOf(to) === 9 &&
-    majorOf(from) === 8 &&
-    compareVersions(from, '8.18.0') < 0
-  )
-    return forbidden(
-      'spec.version',
-      `upgrading from ${from} to ${to} is not supported by eck: upgrade to 8.18 or later first`,
-    );
-  return undefined;
+  const oldest = UPGRADE_FROM[majorOf(to) ?? -1];
+  if (oldest === undefined || compareVersions(from, oldest) >= 0)
+    return undefined;
+  const [major, minor] = oldest.split('.');
+  return forbidden(
+    'spec.version',
+    `upgrading from ${from} to ${to} is not supported by eck: upgrade to ${major}.${minor} or later first`,
+  );
 }
 
 const elasticUserSecret = (name: string) => `${name}-es-elastic-user`;
@@ -136,12 +140,15 @@ export function eckWriteSide(kind: SourceKind): AdapterWriteSide {
       },
       write(spec, change) {
         if (change.version) spec.version = change.version;
-        const [nodeSet] = asArray(spec.nodeSets).map(n => asRecord(n) ?? {});
-        if (!nodeSet) return;
+        const nodeSets = asArray(spec.nodeSets).map(n => asRecord(n) ?? {});
+        // With several node sets only the version (and deletion protection) got this far; the
+        // count, size and resources of each set stay as they are.
+        if (nodeSets.length !== 1) return;
+        const [nodeSet] = nodeSets;
         if (change.replicas !== undefined) nodeSet.count = change.replicas;
         if (change.storageSize) setDataClaimSize(nodeSet, change.storageSize);
         setResources(nodeSet, change.resources);
-        spec.nodeSets = [nodeSet];
+        spec.nodeSets = nodeSets;
       },
     }),
     // ECK generates the elastic user's password itself.
