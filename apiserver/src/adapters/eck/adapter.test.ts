@@ -160,12 +160,137 @@ describe('eckAdapter states', () => {
       'Unknown',
       'UnrecognizedPhase',
     ],
+    [
+      'changes applied to a cluster that ran (status.version is written once nodes run)',
+      { phase: 'ApplyingChanges', availableNodes: 1, version: '9.4.3' },
+      'Updating',
+      'ApplyingChanges',
+    ],
+    [
+      'a downscale under way before status.version was ever written',
+      {
+        phase: 'ApplyingChanges',
+        availableNodes: 1,
+        inProgressOperations: { downscale: { nodes: [{ name: 'n-2' }] } },
+      },
+      'Updating',
+      'ApplyingChanges',
+    ],
+    [
+      'an upgrade under way before status.version was ever written',
+      {
+        phase: 'ApplyingChanges',
+        availableNodes: 1,
+        inProgressOperations: { upgrade: { nodes: [{ name: 'n-0' }] } },
+      },
+      'Updating',
+      'ApplyingChanges',
+    ],
+    [
+      'an upscale listed is no sign the cluster ran',
+      {
+        phase: 'ApplyingChanges',
+        availableNodes: 1,
+        inProgressOperations: { upscale: { nodes: [{ name: 'n-2' }] } },
+      },
+      'Provisioning',
+      'ApplyingChanges',
+    ],
+    [
+      'data migrating off nodes with every node up is a change in progress',
+      {
+        phase: 'MigratingData',
+        health: 'green',
+        availableNodes: desired(),
+        version: '9.4.3',
+      },
+      'Updating',
+      'MigratingData',
+    ],
+    [
+      'Operational (the phase name before ECK 1.0)',
+      { phase: 'Operational', health: 'green', availableNodes: desired() },
+      'Ready',
+      'AllReplicasReady',
+    ],
+    [
+      'Pending (the phase name before ECK 1.0)',
+      { phase: 'Pending', availableNodes: 0 },
+      'Provisioning',
+      'Pending',
+    ],
+    [
+      'node shutdown stalled on a cluster that serves',
+      {
+        phase: 'Stalled',
+        health: 'green',
+        availableNodes: desired(),
+        version: '9.4.3',
+      },
+      'Degraded',
+      'Stalled',
+    ],
   ])('%s', (_name, status, phase, reason) => {
     const instance = project(withStatus(status));
     expect({
       phase: instance.status?.phase,
       reason: instance.status?.reason,
     }).toEqual({ phase, reason });
+  });
+
+  it.each<[string, Record<string, unknown>, string]>([
+    ['Stalled', { phase: 'Stalled', version: '9.4.3' }, 'node shutdown stuck'],
+    ['ApplyingChanges', { phase: 'ApplyingChanges' }, 'node shutdown stuck'],
+    ['Invalid', { phase: 'Invalid' }, 'node shutdown stuck'],
+  ])(
+    'says why from the ReconciliationComplete condition (%s)',
+    (_name, status, message) => {
+      const condition = {
+        type: 'ReconciliationComplete',
+        status: 'False',
+        message,
+        lastTransitionTime: '2026-11-30T10:00:00Z',
+      };
+      const instance = project(
+        withStatus({ ...status, conditions: [condition] }),
+      );
+      expect(instance.status?.message).toBe(message);
+      // The Ready condition changed when the operator's verdict did.
+      expect(instance.status?.conditions).toContainEqual(
+        expect.objectContaining({
+          type: 'Ready',
+          status: 'False',
+          lastTransitionTime: condition.lastTransitionTime,
+        }),
+      );
+    },
+  );
+
+  it('names the phase it does not know', () => {
+    expect(project(withStatus({ phase: 'Reticulating' })).status?.message).toBe(
+      'phase Reticulating',
+    );
+  });
+
+  it('counts available nodes even when the spec declares none', () => {
+    const object = withStatus({ phase: 'Ready', availableNodes: 2 });
+    object.spec = { ...object.spec, nodeSets: [] };
+    expect(project(object).status?.replicas).toEqual({ ready: 2 });
+  });
+
+  it('reports no replicas when neither the spec nor the status counts nodes', () => {
+    const object = withStatus({ phase: 'Ready' });
+    object.spec = { ...object.spec, nodeSets: [] };
+    expect(project(object).status?.replicas).toBeUndefined();
+  });
+
+  it('is Deleting once the object has a deletionTimestamp', () => {
+    const object = withStatus({ phase: 'Ready', health: 'green' });
+    object.metadata = {
+      ...object.metadata,
+      deletionTimestamp: '2026-01-01T00:00:00Z',
+    };
+    expect(project(object).status?.phase).toBe('Deleting');
   });
 
   it('reports running version, node counts and observedGeneration', () => {
@@ -181,6 +306,131 @@ describe('eckAdapter states', () => {
       version: '9.4.2',
       replicas: { desired: desired(), ready: 2 },
       observedGeneration: 2,
+    });
+  });
+});
+
+describe('eckAdapter spec fields', () => {
+  const withNodeSets = (nodeSets: unknown[]): KubeObject => ({
+    ...sample('elasticsearch.yaml'),
+    spec: { version: '9.4.3', nodeSets },
+  });
+  const specOf = (nodeSets: unknown[]) => project(withNodeSets(nodeSets)).spec;
+
+  it.each<[string, unknown[], unknown]>([
+    ['no node sets: no size', [], undefined],
+    [
+      'a node set without claims: ECK default 1Gi',
+      [{ name: 'a', count: 1 }],
+      { size: '1Gi' },
+    ],
+    [
+      'claims but none named elasticsearch-data: ECK default 1Gi',
+      [
+        {
+          name: 'a',
+          count: 1,
+          volumeClaimTemplates: [
+            {
+              metadata: { name: 'logs' },
+              spec: { resources: { requests: { storage: '5Gi' } } },
+            },
+          ],
+        },
+      ],
+      { size: '1Gi' },
+    ],
+    [
+      'the data claim of the first set that has one',
+      [
+        { name: 'a', count: 1 },
+        {
+          name: 'b',
+          count: 1,
+          volumeClaimTemplates: [
+            {
+              metadata: { name: 'logs' },
+              spec: { resources: { requests: { storage: '5Gi' } } },
+            },
+            {
+              metadata: { name: 'elasticsearch-data' },
+              spec: {
+                storageClassName: 'fast',
+                resources: { requests: { storage: '7Gi' } },
+              },
+            },
+          ],
+        },
+      ],
+      { size: '7Gi', storageClassName: 'fast' },
+    ],
+  ])('storage: %s', (_name, nodeSets, storage) => {
+    expect(specOf(nodeSets).storage).toEqual(storage);
+  });
+
+  it.each<[string, unknown[], unknown]>([
+    [
+      'the nodeSet shorthand first',
+      [
+        {
+          name: 'a',
+          count: 1,
+          resources: { requests: { cpu: '1' } },
+          podTemplate: {
+            spec: {
+              containers: [
+                {
+                  name: 'elasticsearch',
+                  resources: { requests: { cpu: '9' } },
+                },
+              ],
+            },
+          },
+        },
+      ],
+      { requests: { cpu: '1' } },
+    ],
+    [
+      'the elasticsearch container, not a sidecar',
+      [
+        {
+          name: 'a',
+          count: 1,
+          podTemplate: {
+            spec: {
+              containers: [
+                { name: 'sidecar', resources: { requests: { cpu: '9' } } },
+                {
+                  name: 'elasticsearch',
+                  resources: { requests: { cpu: '2' } },
+                },
+              ],
+            },
+          },
+        },
+      ],
+      { requests: { cpu: '2' } },
+    ],
+    [
+      'a later set when the first declares none',
+      [
+        {
+          name: 'a',
+          count: 1,
+          podTemplate: { spec: { containers: [{ name: 'elasticsearch' }] } },
+        },
+        { name: 'b', count: 1, resources: { limits: { memory: '4Gi' } } },
+      ],
+      { limits: { memory: '4Gi' } },
+    ],
+    ['none', [{ name: 'a', count: 1 }], undefined],
+  ])('resources: %s', (_name, nodeSets, resources) => {
+    expect(specOf(nodeSets).resources).toEqual(resources);
+  });
+
+  it('is the eck operator', () => {
+    expect(project(withNodeSets([])).status?.source).toMatchObject({
+      operator: 'eck',
     });
   });
 });
