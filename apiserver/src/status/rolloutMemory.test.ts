@@ -72,20 +72,38 @@ describe('applyRolloutMemory', () => {
     ).toEqual(['Ready/AllReplicasReady/AllReplicasReady', 'Degraded/ReplicasNotReady/ReplicasNotReady']);
   });
 
-  it('an instance seen from creation is Provisioning (not Degraded or Updating) until first Ready', () => {
+  it('an instance seen from creation is Provisioning (not Degraded) until first Ready', () => {
     expect(
       serve([
         at('Pending', 'AwaitingOperator'),
         at('Degraded', 'ReplicasNotReady'),
-        at('Updating', 'ApplyingChanges'),
+        at('Degraded', 'NotReady'),
         at('Ready', 'AllReplicasReady'),
       ]),
     ).toEqual([
       'Pending/AwaitingOperator/AwaitingOperator',
       'Provisioning/ReplicasNotReady/ReplicasNotReady',
-      'Provisioning/ApplyingChanges/ApplyingChanges',
+      'Provisioning/NotReady/NotReady',
       'Ready/AllReplicasReady/AllReplicasReady',
     ]);
+  });
+
+  it.each([
+    ['a data migration the operator reports', 'Updating', 'MigratingData'],
+    ['a switchover the operator reports', 'Updating', 'SwitchoverInProgress'],
+    ['a version the operator runs behind the spec', 'Updating', 'VersionRollingOut'],
+    ['a health warning on a cluster the operator reports reconciled', 'Degraded', 'HealthYellow'],
+  ] as const)('the memory of a creation never overrides %s', (_name, phase, reason) => {
+    expect(serve([at('Pending', 'AwaitingOperator'), at(phase, reason)])).toEqual([
+      'Pending/AwaitingOperator/AwaitingOperator',
+      `${phase}/${reason}/${reason}`,
+    ]);
+  });
+
+  it('nor, after a spec change, a health warning on a reconciled cluster', () => {
+    expect(
+      serve([at('Ready', 'AllReplicasReady'), at('Degraded', 'HealthYellow', 4)]),
+    ).toEqual(['Ready/AllReplicasReady/AllReplicasReady', 'Degraded/HealthYellow/HealthYellow']);
   });
 
   it('without memory (a replica started mid-life) the objects alone decide', () => {

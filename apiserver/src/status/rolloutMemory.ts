@@ -51,11 +51,15 @@ export function storedRollout(source: KubeObject): StoredRollout {
   };
 }
 
-/** Verdicts that mean "not every member is serving yet" rather than an operator-reported fault. */
+/**
+ * Verdicts derived from counts ("not every member is serving yet"), which a rollout or a first
+ * creation explains. Not in it: whatever the operator itself says, an explicit change in
+ * progress (a data migration, a switchover: Updating from the phase table) or a health warning
+ * on a cluster it reports reconciled (Elasticsearch yellow): memory never overrides those.
+ */
 const ROLLOUT_EXPLAINS = new Set([
   'ReplicasNotReady',
   'NotReady',
-  'HealthYellow',
   'OnlinePartial',
   'GenerationNotObserved',
 ]);
@@ -148,11 +152,13 @@ export function applyRolloutMemory(
       memory,
     };
   }
+  // Updating without a Ready seen comes from the operator's own word (a change in progress, a
+  // version behind, evidence it ran): it stands.
   if (
     !memory.everReady &&
     memory.bornWatched &&
-    (status.phase === 'Degraded' || status.phase === 'Updating') &&
-    (explained || status.phase === 'Updating')
+    status.phase === 'Degraded' &&
+    explained
   ) {
     return {
       instance: withVerdict(instance, 'Provisioning', status.reason ?? 'Provisioning'),
