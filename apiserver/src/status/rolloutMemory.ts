@@ -47,7 +47,8 @@ export function storedRollout(source: KubeObject): StoredRollout {
   const readySpec = source.metadata?.annotations?.[ANNOTATION_READY_SPEC];
   return {
     ...(readySpec ? { readySpec } : {}),
-    createdHere: source.metadata?.labels?.[LABEL_MANAGED_BY] === MANAGED_BY_VALUE,
+    createdHere:
+      source.metadata?.labels?.[LABEL_MANAGED_BY] === MANAGED_BY_VALUE,
   };
 }
 
@@ -66,9 +67,25 @@ const ROLLOUT_EXPLAINS = new Set([
 
 /** The parts of a spec whose change the operator has to roll out. */
 export function rolloutSignature(instance: DatabaseInstance): string {
-  const { replicas, version, storage, resources, topology } = instance.spec;
+  return specSignature(instance.spec);
+}
+
+/** {@link rolloutSignature} of a spec as an adapter reads it back. */
+export function specSignature(
+  spec: Pick<
+    DatabaseInstance['spec'],
+    'replicas' | 'version' | 'storage' | 'resources' | 'topology'
+  >,
+): string {
+  const { replicas, version, storage, resources, topology } = spec;
   // keyed, so `kubectl get -o yaml` of the operator object reads it
-  return JSON.stringify({ replicas, version, storage: storage?.size, resources, topology });
+  return JSON.stringify({
+    replicas,
+    version,
+    storage: storage?.size,
+    resources,
+    topology,
+  });
 }
 
 function withVerdict(
@@ -125,9 +142,10 @@ export function applyRolloutMemory(
   const memory: RolloutMemory = {
     ...kept,
     bornWatched:
-      kept.bornWatched || (stored.createdHere && stored.readySpec === undefined),
+      kept.bornWatched ||
+      (stored.createdHere && stored.readySpec === undefined),
     everReady: kept.everReady || stored.readySpec !== undefined,
-    ...(kept.settledSpec ?? stored.readySpec
+    ...((kept.settledSpec ?? stored.readySpec)
       ? { settledSpec: kept.settledSpec ?? stored.readySpec }
       : {}),
   };
@@ -135,7 +153,11 @@ export function applyRolloutMemory(
     // Provisioning is the first creation only: once Ready, the operator's "initializing" is a
     // rollout (a Redis Cluster re-bootstrapping its pods during an upgrade).
     return {
-      instance: withVerdict(instance, 'Updating', status.reason ?? 'RollingOut'),
+      instance: withVerdict(
+        instance,
+        'Updating',
+        status.reason ?? 'RollingOut',
+      ),
       memory,
     };
   }
@@ -161,7 +183,11 @@ export function applyRolloutMemory(
     explained
   ) {
     return {
-      instance: withVerdict(instance, 'Provisioning', status.reason ?? 'Provisioning'),
+      instance: withVerdict(
+        instance,
+        'Provisioning',
+        status.reason ?? 'Provisioning',
+      ),
       memory,
     };
   }

@@ -106,7 +106,11 @@ describe('toInstance', () => {
         version: running,
         endpoints: [],
       });
-      expect(instance.status).toMatchObject({ phase, reason, version: running });
+      expect(instance.status).toMatchObject({
+        phase,
+        reason,
+        version: running,
+      });
       expect(instance.status?.message).toBe(
         phase === 'Updating'
           ? `Running ${running}, upgrading to ${desired}`
@@ -122,16 +126,112 @@ describe('toInstance', () => {
         engine: 'redis',
         kind,
         source: { ...source, metadata: { ...source.metadata, annotations } },
-        spec: { version: '7.0', topology: 'standalone', replicas: 1, storage: undefined },
-        facts: { deleting: false, hasStatus: true, onceReady: false, replicas: { desired: 1, ready: 1 } },
+        spec: {
+          version: '7.0',
+          topology: 'standalone',
+          replicas: 1,
+          storage: undefined,
+        },
+        facts: {
+          deleting: false,
+          hasStatus: true,
+          onceReady: false,
+          replicas: { desired: 1, ready: 1 },
+        },
         endpoints: [],
       }).metadata.annotations;
     const KUBECTL = 'kubectl.kubernetes.io/last-applied-configuration';
     const OURS = 'dbaas.platform.dev/last-applied-configuration';
-    expect(annotated({ note: 'x', [OURS]: '{"kind":"DatabaseInstance"}' })).toEqual({ note: 'x', [KUBECTL]: '{"kind":"DatabaseInstance"}' });
-    expect(annotated({ note: 'x', [KUBECTL]: '{"kind":"Thing"}' })).toEqual({ note: 'x' });
+    expect(
+      annotated({ note: 'x', [OURS]: '{"kind":"DatabaseInstance"}' }),
+    ).toEqual({ note: 'x', [KUBECTL]: '{"kind":"DatabaseInstance"}' });
+    expect(annotated({ note: 'x', [KUBECTL]: '{"kind":"Thing"}' })).toEqual({
+      note: 'x',
+    });
     expect(annotated({ [KUBECTL]: '{"kind":"Thing"}' })).toBeUndefined();
     // the apiserver's record of the last Ready spec is its own, not the instance's
-    expect(annotated({ note: 'x', 'dbaas.platform.dev/ready-spec': '{"replicas":1}' })).toEqual({ note: 'x' });
+    expect(
+      annotated({
+        note: 'x',
+        'dbaas.platform.dev/ready-spec': '{"replicas":1}',
+      }),
+    ).toEqual({ note: 'x' });
+  });
+});
+
+describe('toInstance: a Ready the apiserver recorded is no first creation', () => {
+  const spec = {
+    version: '11.4',
+    topology: 'replication' as const,
+    replicas: 3,
+    storage: { size: '1Gi' },
+  };
+  const recorded = JSON.stringify({
+    replicas: 3,
+    version: '11.4',
+    storage: '1Gi',
+    topology: 'replication',
+  });
+  const project = (annotation: string | undefined, facts: object) =>
+    toInstance({
+      operator: 'thing-operator',
+      engine: 'mariadb',
+      kind,
+      source: {
+        apiVersion: 'example.com/v1',
+        kind: 'Thing',
+        metadata: {
+          name: 'orders',
+          namespace: 'team-a',
+          ...(annotation && {
+            annotations: { 'dbaas.platform.dev/ready-spec': annotation },
+          }),
+        },
+        status: { x: 1 },
+      },
+      spec,
+      facts: { deleting: false, hasStatus: true, onceReady: false, ...facts },
+    }).status;
+
+  it.each([
+    [
+      'a child the operator reports missing',
+      {
+        operatorReady: false,
+        notReadyReason: 'StatefulSetNotFound',
+        readyMessage: 'StatefulSet orders not found',
+      },
+      'Degraded',
+      'StatefulSetNotFound',
+    ],
+    [
+      'a cluster the operator reports unavailable',
+      {
+        notServing: { reason: 'ClusterUnavailable', message: 'no quorum' },
+        replicas: { desired: 3, ready: 0 },
+      },
+      'Failed',
+      'ClusterUnavailable',
+    ],
+    [
+      'members not ready',
+      { replicas: { desired: 3, ready: 2 } },
+      'Degraded',
+      'ReplicasNotReady',
+    ],
+  ])(
+    '%s, with the spec recorded Ready, is not Provisioning',
+    (_n, facts, phase, reason) => {
+      expect(project(recorded, facts)).toMatchObject({ phase, reason });
+      // Without the record the same facts read as a first creation.
+      expect(project(undefined, facts)?.phase).toBe('Provisioning');
+    },
+  );
+
+  it('a spec changed since the recorded Ready is left to the rollout memory', () => {
+    const other = recorded.replace('"replicas":3', '"replicas":5');
+    expect(project(other, { replicas: { desired: 3, ready: 0 } })?.phase).toBe(
+      'Provisioning',
+    );
   });
 });

@@ -15,6 +15,7 @@ import type { KubeObject, SourceKind } from '../adapters/types';
 import { buildConditions, type UpstreamCondition } from './conditions';
 import type { PhaseFacts } from './facts';
 import { decidePhase } from './phaseTable';
+import { specSignature } from './rolloutMemory';
 
 /** What an adapter hands over to become a DatabaseInstance. */
 export interface InstanceParts {
@@ -55,7 +56,9 @@ const COPIED_METADATA = [
  * instance comes back under kubectl's key (so `kubectl apply` diffs against it); the operator
  * object's own copy, if someone applied it directly, is not the instance's.
  */
-function instanceAnnotations(annotations: Record<string, string>): Record<string, string> | undefined {
+function instanceAnnotations(
+  annotations: Record<string, string>,
+): Record<string, string> | undefined {
   if (
     !(ANNOTATION_LAST_APPLIED in annotations) &&
     !(ANNOTATION_KUBECTL_LAST_APPLIED in annotations) &&
@@ -69,7 +72,10 @@ function instanceAnnotations(annotations: Record<string, string>): Record<string
     [ANNOTATION_READY_SPEC]: _readySpec,
     ...rest
   } = annotations;
-  const out = lastApplied === undefined ? rest : { ...rest, [ANNOTATION_KUBECTL_LAST_APPLIED]: lastApplied };
+  const out =
+    lastApplied === undefined
+      ? rest
+      : { ...rest, [ANNOTATION_KUBECTL_LAST_APPLIED]: lastApplied };
   return Object.keys(out).length ? out : undefined;
 }
 
@@ -93,6 +99,24 @@ function withVersionFact(facts: PhaseFacts, parts: InstanceParts): PhaseFacts {
 }
 
 /**
+ * The apiserver recorded this instance Ready with the spec it has now (the annotation the
+ * ReadySpecRecorder writes): it ran, whatever the operator's status still shows, so a child the
+ * operator reports missing or a cluster it reports unavailable is not a first creation. Read off
+ * the object, the same on every replica and after a restart. A spec changed since is a rollout,
+ * which the rollout memory tells apart.
+ */
+function withRecordedReady(
+  facts: PhaseFacts,
+  parts: InstanceParts,
+): PhaseFacts {
+  if (facts.onceReady) return facts;
+  const recorded = parts.source.metadata?.annotations?.[ANNOTATION_READY_SPEC];
+  return recorded !== undefined && recorded === specSignature(parts.spec)
+    ? { ...facts, onceReady: true }
+    : facts;
+}
+
+/**
  * Assembles the DatabaseInstance for one operator object: metadata copied from the source
  * (resourceVersion is left to the cache), spec as read back, status decided by the shared
  * phase table, with the upstream status attached untouched.
@@ -109,7 +133,9 @@ export function toInstance(parts: InstanceParts): DatabaseInstance {
     if (annotations) metadata.annotations = annotations;
     else delete metadata.annotations;
   }
-  const verdict = decidePhase(withVersionFact(facts, parts));
+  const verdict = decidePhase(
+    withVersionFact(withRecordedReady(facts, parts), parts),
+  );
   const replicas = facts.replicas
     ? compact({ desired: facts.replicas.desired, ready: facts.replicas.ready })
     : undefined;

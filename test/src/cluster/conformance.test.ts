@@ -265,44 +265,83 @@ if (choice.kind === 'skip') {
       );
     });
 
+    /** A copy of the MariaDB sample under `name`, served as a DatabaseInstance, deleted after `body`. */
+    async function withMariadbCopy(
+      prefix: string,
+      body: (c: EngineCase, name: string, sample: any) => Promise<void>,
+    ) {
+      const c = ENGINE_CASES.find(e => e.engine === 'mariadb')!;
+      const sample = samples.get(c.engine)!;
+      const name = `${prefix}-${nameOf(c)}`.slice(0, 40);
+      const { [ENGINE_LABEL]: _engine, ...labels } = sample.metadata.labels;
+      await kubectl.ok(
+        ['create', '-f', '-'],
+        JSON.stringify({
+          ...sample,
+          metadata: { ...sample.metadata, name, labels: { ...labels, [COPY_LABEL]: c.engine } },
+        }),
+      );
+      try {
+        await eventually(
+          async () => ((await kubectl.run(['get', 'dbi', name, '-n', ns])).code === 0 ? true : undefined),
+          `databaseinstance ${name}`,
+        );
+        await body(c, name, sample);
+      } finally {
+        await kubectl.ok(['delete', c.resource, name, '-n', ns, '--timeout=30s']);
+      }
+    }
+    /** The operator's ready shape with its Ready condition turned False for `reason`. */
+    const notReadyWith = (c: EngineCase, sample: any, reason: string, message: string) => {
+      const readyShape = c.readyStatus(sample) as { conditions?: Array<Record<string, unknown>> };
+      return {
+        ...readyShape,
+        conditions: (readyShape.conditions ?? []).map(k =>
+          k.type === 'Ready' ? { ...k, status: 'False', reason, message } : k,
+        ),
+      };
+    };
+    const patchStatusOf = (c: EngineCase, name: string, status: unknown) =>
+      kubectl.ok(['patch', c.resource, name, '-n', ns, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status })]);
+    const reasonOf = (name: string, reason: string) =>
+      eventually(async () => {
+        const got = await kubectl.json(['get', 'dbi', name, '-n', ns]);
+        return got.status?.reason === reason ? got : undefined;
+      }, `the reason ${reason} on ${name}`);
+
     it(
       'a MariaDB whose Ready condition gives a reason no adapter knows is neither Ready nor Unknown, and keeps that reason and message',
-      async () => {
-        const c = ENGINE_CASES.find(e => e.engine === 'mariadb')!;
-        const sample = samples.get(c.engine)!;
-        const name = `unknown-reason-${nameOf(c)}`.slice(0, 40);
-        const { [ENGINE_LABEL]: _engine, ...labels } = sample.metadata.labels;
-        await kubectl.ok(
-          ['create', '-f', '-'],
-          JSON.stringify({
-            ...sample,
-            metadata: { ...sample.metadata, name, labels: { ...labels, [COPY_LABEL]: c.engine } },
-          }),
-        );
-        try {
-          await eventually(
-            async () => ((await kubectl.run(['get', 'dbi', name, '-n', ns])).code === 0 ? true : undefined),
-            `databaseinstance ${name}`,
-          );
+      () =>
+        withMariadbCopy('unknown-reason', async (c, name, sample) => {
           // the CRD's condition reason is free text: an operator release can add one
-          const readyShape = c.readyStatus(sample) as { conditions?: Array<Record<string, unknown>> };
-          const status = {
-            ...readyShape,
-            conditions: (readyShape.conditions ?? []).map(k =>
-              k.type === 'Ready' ? { ...k, status: 'False', reason: 'SomethingNew', message: 'a new kind of trouble' } : k,
-            ),
-          };
-          await kubectl.ok(['patch', c.resource, name, '-n', ns, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status })]);
-          const instance = await eventually(async () => {
-            const got = await kubectl.json(['get', 'dbi', name, '-n', ns]);
-            return got.status?.reason === 'SomethingNew' ? got : undefined;
-          }, `the reason SomethingNew on ${name}`);
+          await patchStatusOf(c, name, notReadyWith(c, sample, 'SomethingNew', 'a new kind of trouble'));
+          const instance = await reasonOf(name, 'SomethingNew');
           expect(['Provisioning', 'Degraded']).toContain(instance.status.phase);
           expect(instance.status.message).toBe('a new kind of trouble');
-        } finally {
-          await kubectl.ok(['delete', c.resource, name, '-n', ns, '--timeout=30s']);
-        }
-      },
+        }),
+      STEP,
+    );
+
+    it(
+      'a MariaDB recorded Ready whose operator then reports its StatefulSet not ready is Degraded, not Provisioning (that word is for first creation)',
+      () =>
+        withMariadbCopy('was-ready', async (c, name, sample) => {
+          await patchStatusOf(c, name, c.readyStatus(sample));
+          expect((await waitForPhase(name, 'Ready')).code).toBe(0);
+          // what survives a restart and reads the same on every replica: the recorded Ready spec
+          await eventually(async () => {
+            const object = await kubectl.json(['get', c.resource, name, '-n', ns]);
+            return object.metadata.annotations?.['dbaas.platform.dev/ready-spec'];
+          }, `the ready-spec annotation of ${name}`);
+          await patchStatusOf(
+            c,
+            name,
+            notReadyWith(c, sample, 'StatefulSetNotReady', `StatefulSet ${name} not found`),
+          );
+          const instance = await reasonOf(name, 'StatefulSetNotReady');
+          expect(instance.status.phase).toBe('Degraded');
+          expect(instance.status.message).toBe(`StatefulSet ${name} not found`);
+        }),
       STEP,
     );
 
