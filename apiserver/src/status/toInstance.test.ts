@@ -1,5 +1,6 @@
 import { describe, it, expect } from '@jest/globals';
 import type { SourceKind } from '../adapters/types';
+import type { PhaseFacts } from './facts';
 import { toInstance } from './toInstance';
 
 const kind: SourceKind = {
@@ -172,7 +173,7 @@ describe('toInstance: a Ready the apiserver recorded is no first creation', () =
     storage: '1Gi',
     topology: 'replication',
   });
-  const project = (annotation: string | undefined, facts: object) =>
+  const project = (annotation: string | undefined, facts: Partial<PhaseFacts>) =>
     toInstance({
       operator: 'thing-operator',
       engine: 'mariadb',
@@ -191,6 +192,7 @@ describe('toInstance: a Ready the apiserver recorded is no first creation', () =
       },
       spec,
       facts: { deleting: false, hasStatus: true, onceReady: false, ...facts },
+      endpoints: [],
     }).status;
 
   it.each([
