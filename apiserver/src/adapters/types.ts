@@ -1,5 +1,6 @@
 import type {
   ConnectionEndpoint,
+  DiagnosisFinding,
   DatabaseEngineName,
   DatabaseInstance,
   DatabaseInstanceSpec,
@@ -95,6 +96,20 @@ export interface OperatorAdapter {
     kind: SourceKind,
     related: RelatedLookup,
   ): DatabaseInstance;
+  /**
+   * Label selectors of the pods and volume claims the operator creates for `source` (its
+   * documented labels; one per set of members), read by the `diagnosis` subresource. Without
+   * it a diagnosis says only what the operator status tells.
+   */
+  memberSelectors?(
+    source: KubeObject,
+    kind: SourceKind,
+  ): Array<Record<string, string>>;
+  /**
+   * What the operator's own status says is wrong, in plain words with a hint each (Galera
+   * recovery per member, a cluster without quorum): pure, from the object alone.
+   */
+  findings?(source: KubeObject, instance: DatabaseInstance): DiagnosisFinding[];
   /**
    * The write side (self-service through the API). Optional so that read-only adapters and
    * test fakes stay valid; every shipped adapter has one. Without it, writes are refused.

@@ -61,6 +61,19 @@ export class KubeApiWriter implements KubeWriter {
     return body && body.kind !== 'Status' ? body : undefined;
   }
 
+  async list(type: ResourceType, namespace: string, labels: Record<string, string>, limit: number): Promise<KubeObject[]> {
+    const selector = Object.entries(labels)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(',');
+    const query = new URLSearchParams({ labelSelector: selector, limit: String(limit) });
+    const body = await kubeRequest<{ items?: KubeObject[] }>(this.kc, {
+      method: 'GET',
+      path: `${resourcePath(type, namespace)}?${query}`,
+      timeoutMs: this.timeoutMs,
+    });
+    return body?.items ?? [];
+  }
+
   async get(type: ResourceType, namespace: string, name: string): Promise<KubeObject | undefined> {
     try {
       return await kubeRequest<KubeObject>(this.kc, {

@@ -32,4 +32,9 @@ export interface KubeWriter {
   delete(type: ResourceType, namespace: string, name: string, options?: KubeDeleteOptions): Promise<KubeObject | undefined>;
   /** Reads one object fresh from kube-apiserver (never cached); undefined when it does not exist. */
   get(type: ResourceType, namespace: string, name: string): Promise<KubeObject | undefined>;
+  /**
+   * Lists the objects of one namespace matching a label selector, fresh (never cached), at most
+   * `limit` of them: for per-request reads about one instance (its pods and claims).
+   */
+  list(type: ResourceType, namespace: string, labels: Record<string, string>, limit: number): Promise<KubeObject[]>;
 }

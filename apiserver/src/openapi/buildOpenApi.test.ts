@@ -15,6 +15,7 @@ const served: ServedResource[] = [
     subresources: [
       { name: 'status', verbs: ['get'] },
       { name: 'connection', verbs: ['get'], kind: 'DatabaseInstanceConnection' },
+      { name: 'diagnosis', verbs: ['get'], kind: 'DatabaseInstanceDiagnosis' },
     ],
   },
   { definition: databaseEngines, verbs: ['get', 'list'], subresources: [] },
@@ -52,6 +53,7 @@ describe('OpenAPI documents', () => {
       `${P}/namespaces/{namespace}/databaseinstances`,
       `${P}/namespaces/{namespace}/databaseinstances/{name}`,
       `${P}/namespaces/{namespace}/databaseinstances/{name}/connection`,
+      `${P}/namespaces/{namespace}/databaseinstances/{name}/diagnosis`,
       `${P}/namespaces/{namespace}/databaseinstances/{name}/status`,
     ]);
     expect(Object.keys(v2.paths).sort()).toEqual(Object.keys(v3.paths).sort());
@@ -111,6 +113,15 @@ describe('OpenAPI documents', () => {
     expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['host', 'port', 'username', 'password', 'uri', 'endpoints']));
   });
 
+  it('describes the diagnosis subresource with its own kind and finding schema', () => {
+    const op = v3.paths[`${P}/namespaces/{namespace}/databaseinstances/{name}/diagnosis`].get;
+    expect(op['x-kubernetes-group-version-kind'].kind).toBe('DatabaseInstanceDiagnosis');
+    const schema = resolve(op.responses['200'].content['application/json'].schema);
+    expect(schema.required).toEqual(['findings']);
+    const finding = resolve(schema.properties.findings.items.allOf[0]);
+    expect(finding.required).toEqual(['reason', 'severity', 'message', 'hint', 'objects']);
+  });
+
   it('declares the list/watch query parameters', () => {
     const names = v3.paths[`${P}/namespaces/{namespace}/databaseinstances`].get.parameters.map((p: any) => p.name);
     expect(names).toEqual(expect.arrayContaining([
@@ -124,7 +135,7 @@ describe('OpenAPI documents', () => {
       .filter((g: any) => g.group === 'dbaas.platform.dev')
       .map((g: any) => g.kind)
       .sort();
-    expect(kinds).toEqual(['DatabaseEngine', 'DatabaseEngineList', 'DatabaseInstance', 'DatabaseInstanceConnection', 'DatabaseInstanceList']);
+    expect(kinds).toEqual(['DatabaseEngine', 'DatabaseEngineList', 'DatabaseInstance', 'DatabaseInstanceConnection', 'DatabaseInstanceDiagnosis', 'DatabaseInstanceList']);
   });
 
   it('is self-contained: every $ref resolves (v3 and v2)', () => {

@@ -7,6 +7,7 @@
 import {
   DATABASE_ENGINE_KIND,
   DATABASE_INSTANCE_CONNECTION_KIND,
+  DATABASE_INSTANCE_DIAGNOSIS_KIND,
   DATABASE_INSTANCE_KIND,
   DATABASE_PHASES,
   DATABASES_API_GROUP,
@@ -224,6 +225,54 @@ const own: Record<string, Schema> = {
       secretRef: refField(schemaName('SecretReference'), 'The Secret the credentials were read from.', false),
     },
     'x-kubernetes-group-version-kind': gvk(DATABASE_INSTANCE_CONNECTION_KIND),
+  },
+  [schemaName('DiagnosisObjectRef')]: {
+    type: 'object',
+    description: 'An object a finding is about.',
+    required: ['apiVersion', 'kind', 'name'],
+    properties: {
+      apiVersion: str('API version of the object.'),
+      kind: str('Kind of the object (Pod, PersistentVolumeClaim, the operator kind).'),
+      name: str('Name of the object.'),
+      namespace: str('Namespace of the object.'),
+    },
+  },
+  [schemaName('DiagnosisFinding')]: {
+    type: 'object',
+    description: 'One thing wrong with an instance, in plain words, with what to do about it.',
+    required: ['reason', 'severity', 'message', 'hint', 'objects'],
+    properties: {
+      reason: str('Machine-readable reason, PascalCase (PersistentVolumeClaimPending, CrashLoopBackOff, GaleraRecoveryInProgress, ...).'),
+      severity: str('Error stops the instance serving, Warning weakens it, Info explains.', { enum: ['Error', 'Warning', 'Info'] }),
+      message: str('What is wrong.'),
+      hint: str('What to do or check next.'),
+      objects: {
+        type: 'array',
+        description: 'The objects the finding is about.',
+        items: { default: {}, allOf: [ref(schemaName('DiagnosisObjectRef'))] },
+        'x-kubernetes-list-type': 'atomic',
+      },
+    },
+  },
+  [schemaName(DATABASE_INSTANCE_DIAGNOSIS_KIND)]: {
+    type: 'object',
+    description:
+      'DatabaseInstanceDiagnosis is what the diagnosis subresource of a DatabaseInstance returns: what is wrong with it, from its operator\'s status, its pods and its volume claims, read at request time. Empty findings when all is well. Reading it is its own permission (databaseinstances/diagnosis).',
+    required: ['findings'],
+    properties: {
+      apiVersion: API_VERSION,
+      kind: KIND,
+      metadata: refField(META_NAMES.objectMeta, 'name, namespace and uid of the instance.'),
+      phase: str('Phase of the instance.', { enum: [...DATABASE_PHASES] }),
+      reason: str('Reason of the phase.'),
+      findings: {
+        type: 'array',
+        description: 'What is wrong, most specific first.',
+        items: { default: {}, allOf: [ref(schemaName('DiagnosisFinding'))] },
+        'x-kubernetes-list-type': 'atomic',
+      },
+    },
+    'x-kubernetes-group-version-kind': gvk(DATABASE_INSTANCE_DIAGNOSIS_KIND),
   },
   [schemaName('EngineKind')]: {
     type: 'object',

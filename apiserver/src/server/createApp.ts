@@ -4,6 +4,8 @@ import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import {
   DATABASE_INSTANCE_CONNECTION_KIND,
   DATABASE_INSTANCE_CONNECTION_SUBRESOURCE,
+  DATABASE_INSTANCE_DIAGNOSIS_KIND,
+  DATABASE_INSTANCE_DIAGNOSIS_SUBRESOURCE,
   DATABASES_API_GROUP,
   DATABASES_API_VERSION,
   type DatabaseEngine,
@@ -30,6 +32,7 @@ import {
   noPolicy,
   patchInstance,
   serveConnection,
+  serveDiagnosis,
   updateInstance,
   type PolicyChecker,
   type WriteDeps,
@@ -245,9 +248,17 @@ export function createApp(options: CreateAppOptions): DatabasesApp {
     },
     {
       status: { get: ctx => serveGet(ctx, instances) },
-      ...(writes ? { [DATABASE_INSTANCE_CONNECTION_SUBRESOURCE]: { get: ctx => serveConnection(ctx, writes) } } : {}),
+      ...(writes
+        ? {
+            [DATABASE_INSTANCE_CONNECTION_SUBRESOURCE]: { get: ctx => serveConnection(ctx, writes) },
+            [DATABASE_INSTANCE_DIAGNOSIS_SUBRESOURCE]: { get: ctx => serveDiagnosis(ctx, writes) },
+          }
+        : {}),
     },
-    { [DATABASE_INSTANCE_CONNECTION_SUBRESOURCE]: DATABASE_INSTANCE_CONNECTION_KIND },
+    {
+      [DATABASE_INSTANCE_CONNECTION_SUBRESOURCE]: DATABASE_INSTANCE_CONNECTION_KIND,
+      [DATABASE_INSTANCE_DIAGNOSIS_SUBRESOURCE]: DATABASE_INSTANCE_DIAGNOSIS_KIND,
+    },
   );
   register(
     { definition: engines.definition },

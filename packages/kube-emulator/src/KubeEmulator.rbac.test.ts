@@ -138,6 +138,7 @@ const hasKubectl = spawnSync('kubectl', ['version', '--client']).status === 0;
       // has no credentials (kubectl merges the rules per resource)
       expect(await rules()).toEqual([
         'databaseinstances.dbaas.platform.dev [] [] [get list watch create update patch delete deletecollection]',
+        'databaseinstances.dbaas.platform.dev/diagnosis [] [] [get list watch]',
         'databaseinstances.dbaas.platform.dev/status [] [] [get list watch]',
       ]);
       const created = await kubectl(

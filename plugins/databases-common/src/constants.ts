@@ -56,5 +56,10 @@ export const DATABASE_INSTANCE_CONNECTION_KIND = 'DatabaseInstanceConnection';
 /** Name of the subresource serving connection details (its own RBAC permission). */
 export const DATABASE_INSTANCE_CONNECTION_SUBRESOURCE = 'connection';
 
+/** Kind of the object the `diagnosis` subresource returns. */
+export const DATABASE_INSTANCE_DIAGNOSIS_KIND = 'DatabaseInstanceDiagnosis';
+/** Name of the subresource saying what is wrong with an instance (its own RBAC permission). */
+export const DATABASE_INSTANCE_DIAGNOSIS_SUBRESOURCE = 'diagnosis';
+
 /** Catalog entity annotation listing the instances of a component when no label ties them. */
 export const ANNOTATION_DATABASES_SELECTOR = 'dbaas.platform.dev/selector';

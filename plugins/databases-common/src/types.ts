@@ -237,3 +237,39 @@ export interface DatabaseInstanceConnection {
   /** The Secret the credentials were read from. */
   secretRef?: { name: string };
 }
+
+/** How bad a finding is: `Error` stops the instance serving, `Warning` weakens it, `Info` explains. */
+export type DiagnosisSeverity = 'Error' | 'Warning' | 'Info';
+
+/** An object a finding is about (a Pod, a PersistentVolumeClaim, the operator object). */
+export interface DiagnosisObjectRef {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace?: string;
+}
+
+/** One thing wrong with an instance, in plain words, with what to do about it. */
+export interface DiagnosisFinding {
+  /** Machine-readable, PascalCase (`PersistentVolumeClaimPending`, `CrashLoopBackOff`, ...). */
+  reason: string;
+  severity: DiagnosisSeverity;
+  message: string;
+  /** What to do (or check) next. */
+  hint: string;
+  objects: DiagnosisObjectRef[];
+}
+
+/**
+ * What `GET .../databaseinstances/<name>/diagnosis` returns: the instance's phase and what is
+ * wrong with it, from the operator object's status, its pods and its volume claims. `findings`
+ * is empty when all is well.
+ */
+export interface DatabaseInstanceDiagnosis {
+  apiVersion: 'dbaas.platform.dev/v1alpha1';
+  kind: 'DatabaseInstanceDiagnosis';
+  metadata: { name: string; namespace: string; uid?: string };
+  phase?: DatabasePhase;
+  reason?: string;
+  findings: DiagnosisFinding[];
+}

@@ -228,6 +228,8 @@ describe('the chart’s user roles, each bound alone in a namespace', () => {
       expect(on('databaseinstances')).toEqual([...verbs].sort());
       expect(on('databaseinstances/status')).toEqual(['get', 'list', 'watch']);
       expect(on('databaseinstances/connection')).toEqual(credentials ? ['get'] : []);
+      // what is wrong with an instance is part of viewing it; still its own grant
+      expect(on('databaseinstances/diagnosis')).toEqual(['get', 'list', 'watch']);
     } finally {
       unbind();
     }

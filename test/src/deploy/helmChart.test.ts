@@ -467,6 +467,9 @@ describe('RBAC of the apiserver', () => {
     // create: credentials the operator needs first; patch: their owner reference; delete: rollback
     ['', 'secrets', ['get', 'create', 'patch', 'delete'], ['list', 'watch']],
     ['', 'namespaces', ['get', 'list', 'watch'], ['create', 'delete']],
+    // the diagnosis subresource: one instance's members per request, nothing kept or watched
+    ['', 'pods', ['list'], ['watch', 'get', 'create', 'delete']],
+    ['', 'persistentvolumeclaims', ['list'], ['watch', 'create', 'delete']],
   ])('on %s %s may %j and may not %j', (group, resource, allowed, denied) => {
     for (const verb of allowed)
       expect(`${verb}:${allows(role(), group, resource, verb)}`).toBe(

@@ -13,6 +13,7 @@ import {
   serviceEndpoint,
   versionFromImage,
 } from '../shared/read';
+import { cloudnativePgFindings } from './findings';
 import { storageOf } from '../shared/storageOf';
 import type { KubeObject, OperatorAdapter, SourceKind } from '../types';
 import { appSecretName } from './appSecretName';
@@ -108,6 +109,9 @@ function backupConditions(status: Record<string, any>): Condition[] {
 export const cloudnativePgAdapter: OperatorAdapter = {
   ...adapterBasics(postgresqlWriteSide(CLUSTER), [CLUSTER]),
   capabilityLevel: 5,
+  // Pods and PVCs carry the cluster label (pkg/utils labels.go).
+  memberSelectors: source => [{ 'cnpg.io/cluster': nameOf(source) }],
+  findings: cloudnativePgFindings,
   project(source, kind) {
     const spec = asRecord(source.spec) ?? {};
     const status = asRecord(source.status) ?? {};

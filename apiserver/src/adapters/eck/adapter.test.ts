@@ -2,6 +2,7 @@ import { describe, it, expect } from '@jest/globals';
 import type { KubeObject } from '../types';
 import { readSample } from '../__testUtils__/operatorFiles';
 import { emptyLookup } from '../__testUtils__/schemaDerivedFixtures';
+import { specSignature } from '../../status/rolloutMemory';
 import { eckAdapter } from './adapter';
 
 const kind = eckAdapter.kinds[0];
@@ -161,9 +162,10 @@ describe('eckAdapter states', () => {
       'UnrecognizedPhase',
     ],
     [
-      'changes applied to a cluster that ran (status.version is written once nodes run)',
+      // ECK writes status.version as soon as the first nodes of a new cluster run: no sign it ran
+      'changes applied with nodes running and no operation that only an existing cluster has',
       { phase: 'ApplyingChanges', availableNodes: 1, version: '9.4.3' },
-      'Updating',
+      'Provisioning',
       'ApplyingChanges',
     ],
     [
@@ -265,6 +267,26 @@ describe('eckAdapter states', () => {
       );
     },
   );
+
+  it('changes applied to a cluster the apiserver recorded Ready (ready-spec) are Updating', () => {
+    const applying = withStatus({
+      phase: 'ApplyingChanges',
+      availableNodes: 1,
+      version: '9.4.3',
+    });
+    const recorded = {
+      ...applying,
+      metadata: {
+        ...applying.metadata,
+        annotations: {
+          'dbaas.platform.dev/ready-spec': specSignature(
+            project(applying).spec,
+          ),
+        },
+      },
+    };
+    expect(project(recorded).status?.phase).toBe('Updating');
+  });
 
   it('names the phase it does not know', () => {
     expect(project(withStatus({ phase: 'Reticulating' })).status?.message).toBe(

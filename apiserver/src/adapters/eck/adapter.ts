@@ -18,6 +18,7 @@ import {
   serviceEndpoint,
   deletionProtectionOf,
 } from '../shared/read';
+import { eckFindings } from './findings';
 
 /**
  * Elasticsearch is always a cluster of nodes (one node is a cluster of one), so its only
@@ -63,11 +64,10 @@ export function eckFacts(source: KubeObject): PhaseFacts {
   const available = asNumber(status.availableNodes);
   const reconciliation = findCondition(status, 'ReconciliationComplete');
   const reachable = findCondition(status, 'ElasticsearchIsReachable');
-  // status.version (lowest running version) is only written once nodes run; a downscale or
-  // upgrade only happens to a cluster that existed.
-  const onceReady =
-    asString(status.version) !== undefined ||
-    operationUnderWay(status, ['downscale', 'upgrade']);
+  // A downscale or an upgrade only happens to a cluster that existed. status.version (the
+  // lowest running version) is no such sign: ECK writes it as soon as the first nodes of a new
+  // cluster run. That a cluster was Ready once is the apiserver's record (ready-spec).
+  const onceReady = operationUnderWay(status, ['downscale', 'upgrade']);
   const facts: PhaseFacts = {
     deleting: source.metadata?.deletionTimestamp !== undefined,
     hasStatus: hasAnyStatus(source),
@@ -157,6 +157,11 @@ export const eckAdapter: OperatorAdapter = {
   // ECK 3.5 samples use 9.4.3; 8.x from 8.18 can still be upgraded to 9.
   ...adapterBasics(eckWriteSide(ELASTICSEARCH), [ELASTICSEARCH]),
   capabilityLevel: 4,
+  // Every pod and data claim of the cluster (label.ClusterNameLabelName).
+  memberSelectors: source => [
+    { 'elasticsearch.k8s.elastic.co/cluster-name': nameOf(source) },
+  ],
+  findings: eckFindings,
   project(source, kind) {
     const spec = asRecord(source.spec) ?? {};
     const status = asRecord(source.status) ?? {};

@@ -25,6 +25,7 @@ import {
   deletionProtectionOf,
   pascalCase,
 } from '../shared/read';
+import { mariadbFindings } from './findings';
 
 const MARIADB: SourceKind = {
   group: 'k8s.mariadb.com',
@@ -218,6 +219,14 @@ export const mariadbOperatorAdapter: OperatorAdapter = {
   // Community >= 10.6 is supported; 11.8 is the operator's default image line.
   ...adapterBasics(mariadbWriteSide(MARIADB), [MARIADB]),
   capabilityLevel: 4,
+  // The StatefulSet selector (pkg/builder/labels), copied onto its pods and volume claims.
+  memberSelectors: source => [
+    {
+      'app.kubernetes.io/name': 'mariadb',
+      'app.kubernetes.io/instance': nameOf(source),
+    },
+  ],
+  findings: mariadbFindings,
   project(source, kind) {
     const spec = asRecord(source.spec) ?? {};
     const status = asRecord(source.status) ?? {};

@@ -16,6 +16,7 @@ import {
   serviceEndpoint,
   deletionProtectionOf,
 } from '../shared/read';
+import { mysqlFindings } from './findings';
 
 const INNODB_CLUSTER: SourceKind = {
   group: 'mysql.oracle.com',
@@ -106,6 +107,11 @@ export const mysqlOperatorAdapter: OperatorAdapter = {
   // 9.1.0 is the default at 9.1.0-2.2.2; 8.4 and 8.0 are the LTS lines it supports (>= 8.0.27).
   ...adapterBasics(mysqlWriteSide(INNODB_CLUSTER), [INNODB_CLUSTER]),
   capabilityLevel: 2,
+  // The server pods (tier mysql; the routers are tier mysqlrouter) and their datadir claims.
+  memberSelectors: source => [
+    { 'mysql.oracle.com/cluster': nameOf(source), tier: 'mysql' },
+  ],
+  findings: mysqlFindings,
   project(source, kind) {
     const spec = asRecord(source.spec) ?? {};
     const status = asRecord(source.status) ?? {};

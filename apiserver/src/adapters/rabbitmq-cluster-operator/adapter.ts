@@ -117,6 +117,13 @@ export const rabbitmqClusterOperatorAdapter: OperatorAdapter = {
   // 4.2.6 is the operator's default image (v2.22.3); 3.13 is the last 3.x line.
   ...adapterBasics(rabbitmqWriteSide(RABBITMQ_CLUSTER), [RABBITMQ_CLUSTER]),
   capabilityLevel: 3,
+  // The StatefulSet selector (internal/metadata labels), on its pods and persistence claims.
+  memberSelectors: source => [
+    {
+      'app.kubernetes.io/name': nameOf(source),
+      'app.kubernetes.io/component': 'rabbitmq',
+    },
+  ],
   project(source, kind) {
     const spec = asRecord(source.spec) ?? {};
     const status = asRecord(source.status) ?? {};

@@ -262,6 +262,13 @@ export const redisOperatorAdapter: OperatorAdapter = {
   ),
   relatedTypes: [STATEFUL_SETS],
   capabilityLevel: 2,
+  // Pods and claims carry `app: <StatefulSet name>` (k8sutils/labels); a cluster has two sets.
+  memberSelectors(source, kind) {
+    const name = nameOf(source);
+    if (kind.kind === 'RedisCluster')
+      return [{ app: `${name}-leader` }, { app: `${name}-follower` }];
+    return [{ app: statefulSetName(source, kind.kind) ?? name }];
+  },
   relatedRefs(source, kind): RelatedRef[] {
     const name = statefulSetName(source, kind.kind);
     return name

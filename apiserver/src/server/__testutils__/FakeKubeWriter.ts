@@ -8,7 +8,7 @@ import type { FakeInstanceStore } from './FakeInstanceStore';
 
 /** One recorded call. */
 export interface WriterCall {
-  verb: 'create' | 'mergePatch' | 'delete' | 'get';
+  verb: 'create' | 'mergePatch' | 'delete' | 'get' | 'list';
   /** `plural.group`, e.g. `mariadbs.k8s.mariadb.com`, `secrets`. */
   resource: string;
   namespace: string;
@@ -155,6 +155,15 @@ export class FakeKubeWriter implements KubeWriter {
     return obj && JSON.parse(JSON.stringify(obj));
   }
 
+  async list(type: ResourceType, namespace: string, labels: Record<string, string>, limit: number): Promise<KubeObject[]> {
+    await this.enter({ verb: 'list', resource: resourceName(type), namespace, name: '', body: labels });
+    const prefix = `${resourceName(type)}|${namespace}/`;
+    return [...this.objects.entries()]
+      .filter(([k, o]) => k.startsWith(prefix) && Object.entries(labels).every(([l, v]) => o.metadata?.labels?.[l] === v))
+      .slice(0, limit)
+      .map(([, o]) => JSON.parse(JSON.stringify(o)));
+  }
+
   /** The cluster's object now, without recording a call. */
   objectOf(type: ResourceType, namespace: string, name: string): KubeObject | undefined {
     const obj = this.objects.get(this.key(type, namespace, name));
@@ -174,8 +183,8 @@ export class FakeKubeWriter implements KubeWriter {
     this.objects.set(key, obj);
   }
 
-  /** Calls other than `get` (what a dry run must not make). */
+  /** Calls other than reads (what a dry run must not make). */
   writes(): WriterCall[] {
-    return this.calls.filter(c => c.verb !== 'get');
+    return this.calls.filter(c => c.verb !== 'get' && c.verb !== 'list');
   }
 }

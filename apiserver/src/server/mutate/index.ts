@@ -3,5 +3,6 @@ export { deleteCollection, deleteInstance, deletionProtected } from './deleteIns
 export { KeyedMutex } from './KeyedMutex';
 export { noPolicy, type PolicyChecker, type PolicyRequest } from './PolicyChecker';
 export { serveConnection } from './serveConnection';
+export { serveDiagnosis } from './serveDiagnosis';
 export { patchInstance, updateInstance } from './updateInstance';
 export type { WriteDeps } from './WriteDeps';

@@ -119,7 +119,7 @@ APIService and the Deployment's checksum all see the same pair.
 {{/* The user roles' rules by level, written once: each role (rbac-users.yaml) lists its level and the ones below. */}}
 {{- define "dbaas-apiserver.userRules.read" }}
   - apiGroups: [dbaas.platform.dev]
-    resources: [databaseinstances, databaseinstances/status, databaseengines]
+    resources: [databaseinstances, databaseinstances/status, databaseinstances/diagnosis, databaseengines]
     verbs: [get, list, watch]
 {{- end }}
 {{- define "dbaas-apiserver.userRules.write" }}

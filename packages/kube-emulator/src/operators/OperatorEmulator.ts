@@ -11,9 +11,18 @@ import {
   stepSet,
 } from './statefulSetWorld';
 import {
+  claimObject,
+  claimStatus,
+  isReadyPod,
+  podNames,
+  podObject,
+  podStatus,
+} from './memberObjects';
+import {
   deploymentObject,
   deploymentStatus,
   isOwnedBy,
+  ownerReference,
   secretObject,
   serviceObject,
   statefulSetObject,
@@ -26,6 +35,7 @@ import type {
   DesiredState,
   EmulatedOperator,
   HealthMode,
+  MemberFault,
   ObjectRef,
   Observation,
   Stage,
@@ -49,7 +59,21 @@ const DEPLOYMENTS: ResourceKey = {
 };
 const SERVICES: ResourceKey = { group: '', version: 'v1', plural: 'services' };
 const SECRETS: ResourceKey = { group: '', version: 'v1', plural: 'secrets' };
-const DEPENDENT_KINDS = [STATEFULSETS, DEPLOYMENTS, SERVICES, SECRETS];
+const PODS: ResourceKey = { group: '', version: 'v1', plural: 'pods' };
+const CLAIMS: ResourceKey = {
+  group: '',
+  version: 'v1',
+  plural: 'persistentvolumeclaims',
+};
+// Pods and claims last: the StatefulSets they belong to are found first (garbage collection).
+const DEPENDENT_KINDS = [
+  STATEFULSETS,
+  DEPLOYMENTS,
+  SERVICES,
+  SECRETS,
+  PODS,
+  CLAIMS,
+];
 
 /** Options of {@link OperatorEmulator}. */
 export interface OperatorEmulatorOptions {
@@ -99,6 +123,7 @@ export class OperatorEmulator {
     { mode: HealthMode; message?: string }
   >();
   private readonly worlds = new Map<string, World>();
+  private readonly faults = new Map<string, MemberFault>();
   private readonly pendingKicks = new Set<string>();
   private readonly lastErrors = new Map<string, string>();
   private timer?: NodeJS.Timeout;
@@ -162,6 +187,18 @@ export class OperatorEmulator {
     const key = this.key(kind, ref.namespace, ref.name);
     if (mode === 'ready' && !message) this.modes.delete(key);
     else this.modes.set(key, { mode, message });
+  }
+
+  /**
+   * What the members of one object that are not ready show on their pods and claims (an image
+   * that cannot be pulled, a crash loop, no node that fits, a claim no volume binds), or none.
+   * Combine with `setHealth` to say how many members are not ready.
+   */
+  setFault(ref: ObjectRef, fault: MemberFault | undefined): void {
+    const kind = this.resolveKind(ref);
+    const key = this.key(kind, ref.namespace, ref.name);
+    if (fault) this.faults.set(key, fault);
+    else this.faults.delete(key);
   }
 
   /** The mode set for an object (`ready` when none). */
@@ -257,7 +294,9 @@ export class OperatorEmulator {
       );
       if (!op || !kind) continue;
       // the CRD may be gone since the event (its objects went with it): nothing to get
-      const cr = this.store.resource(kind) ? this.store.get(kind, namespace || undefined, name) : undefined;
+      const cr = this.store.resource(kind)
+        ? this.store.get(kind, namespace || undefined, name)
+        : undefined;
       const world = this.worlds.get(key);
       if (cr) this.guard(key, () => this.reconcile(op, kind, cr));
       else if (world) this.guard(key, () => this.forget(key, world));
@@ -342,7 +381,7 @@ export class OperatorEmulator {
       w.runningVersion = desired.version;
     }
 
-    changes += this.reconcileDependents(cr, desired, sets);
+    changes += this.reconcileDependents(cr, desired, sets, key);
 
     const obs: Observation = {
       stage,
@@ -405,10 +444,13 @@ export class OperatorEmulator {
 
   private deleteDependents(namespace: string, uid: string): number {
     let changes = 0;
+    const owners = new Set([uid]);
     for (const key of DEPENDENT_KINDS) {
       if (!this.store.resource(key)) continue;
       for (const obj of this.store.list(key, namespace)) {
-        if (!isOwnedBy(obj, uid)) continue;
+        if (![...owners].some(o => isOwnedBy(obj, o))) continue;
+        // the pods of a StatefulSet go with it
+        if (key === STATEFULSETS) owners.add(obj.metadata.uid);
         try {
           this.store.delete(key, namespace, obj.metadata.name);
           changes++;
@@ -424,6 +466,7 @@ export class OperatorEmulator {
     cr: StoredObject,
     desired: DesiredState,
     sets: Map<string, StatefulSetState>,
+    key: string,
   ): number {
     const ns = cr.metadata.namespace;
     let changes = 0;
@@ -456,6 +499,7 @@ export class OperatorEmulator {
         );
       }
     }
+    changes += this.reconcileMembers(cr, desired, sets, key);
     if (this.store.resource(DEPLOYMENTS)) {
       for (const d of desired.deployments ?? []) {
         const { obj, changed } = this.upsertSpec(
@@ -470,6 +514,83 @@ export class OperatorEmulator {
         );
       }
     }
+    return changes;
+  }
+
+  /**
+   * The pods and data claims of every set, as the StatefulSet controller, the scheduler and the
+   * kubelet would keep them: one pod per member, ready in order, the others showing the
+   * object's fault. A scale-down removes the pods and keeps their claims (the StatefulSet
+   * default, `whenScaled: Retain`).
+   */
+  private reconcileMembers(
+    cr: StoredObject,
+    desired: DesiredState,
+    sets: Map<string, StatefulSetState>,
+    key: string,
+  ): number {
+    if (!this.store.resource(PODS) || !this.store.resource(CLAIMS)) return 0;
+    const ns = cr.metadata.namespace;
+    const fault = this.faults.get(key);
+    const since = this.worlds.get(key)?.createTime ?? kubeTime(this.now());
+    let changes = 0;
+    for (const d of desired.statefulSets) {
+      const state = sets.get(d.name)!;
+      const set = d.podsOnly
+        ? undefined
+        : this.store.get(STATEFULSETS, ns, d.name);
+      const owner = set
+        ? { ...ownerReference(set), blockOwnerDeletion: true }
+        : ownerReference(cr);
+      const names = podNames(d, state.pods);
+      for (const [i, pod] of names.entries())
+        changes += this.reconcileMember(cr, d, pod, owner, {
+          ready: isReadyPod(state, i),
+          fault,
+          since,
+        });
+      const prefix = `${d.name}-`;
+      for (const pod of this.store.list(PODS, ns)) {
+        const name = pod.metadata.name;
+        if (
+          !name.startsWith(prefix) ||
+          names.includes(name) ||
+          !isOwnedBy(pod, String(owner.uid))
+        )
+          continue;
+        this.store.delete(PODS, ns, name);
+        changes++;
+      }
+    }
+    return changes;
+  }
+
+  /** One member's claim and pod, brought to what they show this round. */
+  private reconcileMember(
+    cr: StoredObject,
+    d: DesiredState['statefulSets'][number],
+    pod: string,
+    owner: Record<string, unknown>,
+    show: { ready: boolean; fault?: MemberFault; since: string },
+  ): number {
+    let changes = 0;
+    const claim = claimObject(cr, d, pod, owner);
+    if (claim) {
+      const stored = this.upsertSpec(CLAIMS, claim);
+      changes += stored.changed;
+      changes += this.upsertStatus(
+        CLAIMS,
+        stored.obj,
+        claimStatus(d, !show.ready && show.fault === 'volume-pending'),
+      );
+    }
+    const stored = this.upsertSpec(PODS, podObject(cr, d, pod, owner));
+    changes += stored.changed;
+    changes += this.upsertStatus(
+      PODS,
+      stored.obj,
+      podStatus(d, pod, show.ready, show.fault, show.since),
+    );
     return changes;
   }
 

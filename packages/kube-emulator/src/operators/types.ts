@@ -8,6 +8,14 @@ import type { StoredObject } from '../store/types';
 export type HealthMode =
   'ready' | 'degraded' | 'failed' | 'provisioning' | 'updating' | 'stalled';
 
+/**
+ * What keeps the members that are not ready from starting, as the kubelet, the scheduler and the
+ * volume controller would show it on their pods and claims (`setFault`). Without one, a member
+ * that is not ready simply fails its readiness probe.
+ */
+export type MemberFault =
+  'image-pull' | 'crash-loop' | 'unschedulable' | 'volume-pending';
+
 /** Identifies one operator object; `group` may be left out when the kind is unambiguous. */
 export interface ObjectRef {
   group?: string;
@@ -56,6 +64,12 @@ export interface DesiredStatefulSet {
   labels: Record<string, string>;
   /** Main container name. */
   container: string;
+  /**
+   * The volume claim of each pod, as the operator names it (`<template>-<pod>` for a
+   * StatefulSet's volumeClaimTemplates, the pod's own name for CloudNativePG); none when the
+   * set keeps no data.
+   */
+  claim?: { name(pod: string): string; size?: string; storageClassName?: string };
   /**
    * The operator manages the pods itself, without a StatefulSet (CloudNativePG): the emulation
    * counts and rolls the pods as for a StatefulSet, but writes no StatefulSet object.
@@ -168,6 +182,8 @@ export interface DemoInstance {
   /** How the control API holds it there (`ready` = converge normally). */
   mode: HealthMode;
   message?: string;
+  /** What the demo's members that are not ready show (a finding of the diagnosis). */
+  fault?: MemberFault;
 }
 
 /**

@@ -16,7 +16,7 @@ const NAMESPACES: ResourceKey = {
 /** Options of {@link seedDemo}. */
 export interface SeedDemoOptions {
   /** Control API used to hold instances in their demo phase (degraded, failed, provisioning, pending). */
-  emulator: Pick<OperatorEmulator, 'setHealth'>;
+  emulator: Pick<OperatorEmulator, 'setHealth' | 'setFault'>;
   /** Instances to create (default: {@link DEMO_INSTANCES}). */
   instances?: readonly DemoInstance[];
 }
@@ -63,6 +63,16 @@ export function seedDemo(
       inst.mode,
       inst.message,
     );
+    if (inst.fault)
+      options.emulator.setFault(
+        {
+          group: inst.kind.group,
+          kind: inst.kind.kind,
+          namespace: inst.namespace,
+          name: inst.name,
+        },
+        inst.fault,
+      );
     try {
       store.create(inst.kind, {
         apiVersion: `${inst.kind.group}/${inst.kind.version}`,

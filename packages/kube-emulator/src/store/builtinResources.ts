@@ -75,6 +75,15 @@ export const BUILTIN_RESOURCES: readonly ResourceDefinition[] = [
     statusSubresource: true,
   },
   core('events', 'Event', 'event', true, ['ev']),
+  {
+    ...core('pods', 'Pod', 'pod', true, ['po']),
+    categories: ['all'],
+    statusSubresource: true,
+  },
+  {
+    ...core('persistentvolumeclaims', 'PersistentVolumeClaim', 'persistentvolumeclaim', true, ['pvc']),
+    statusSubresource: true,
+  },
   core('serviceaccounts', 'ServiceAccount', 'serviceaccount', true, ['sa']),
   {
     group: 'apps',

@@ -36,7 +36,7 @@ export function definitionsOf(crd: Record<string, any>): ResourceDefinition[] {
     }));
 }
 
-/** A FakeObjectStore with namespaces, secrets, services, statefulsets, deployments and the compact CRDs. */
+/** A FakeObjectStore with namespaces, secrets, services, statefulsets, deployments, pods, claims and the compact CRDs. */
 export function fakeCluster(): FakeObjectStore {
   const store = new FakeObjectStore();
   store.defineResource(builtin('', 'namespaces', 'Namespace', false, true));
@@ -47,6 +47,10 @@ export function fakeCluster(): FakeObjectStore {
   );
   store.defineResource(
     builtin('apps', 'deployments', 'Deployment', true, true),
+  );
+  store.defineResource(builtin('', 'pods', 'Pod', true, true));
+  store.defineResource(
+    builtin('', 'persistentvolumeclaims', 'PersistentVolumeClaim', true, true),
   );
   for (const crd of loadCompactCrds())
     for (const def of definitionsOf(crd)) store.defineResource(def);

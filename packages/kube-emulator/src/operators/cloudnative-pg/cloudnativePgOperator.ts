@@ -79,6 +79,12 @@ function desired(cr: StoredObject): DesiredState {
         labels,
         container: 'postgres',
         podsOnly: true,
+        // CloudNativePG names each instance's PVC after its pod.
+        claim: {
+          name: pod => pod,
+          size: s.storage?.size,
+          storageClassName: s.storage?.storageClass,
+        },
       },
     ],
     services: [

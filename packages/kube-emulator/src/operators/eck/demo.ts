@@ -34,6 +34,8 @@ export const eckDemo: OperatorDemo = {
       component: 'search',
       phase: 'Provisioning',
       mode: 'provisioning',
+      // the last node of each node set waits for a volume nothing provisions
+      fault: 'volume-pending',
       spec: {
         version: '9.4.3',
         nodeSets: [

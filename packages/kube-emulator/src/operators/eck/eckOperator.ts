@@ -55,6 +55,10 @@ function desired(cr: StoredObject): DesiredState {
         'elasticsearch.k8s.elastic.co/statefulset-name': sts,
       },
       container: 'elasticsearch',
+      claim: {
+        name: (pod: string) => `elasticsearch-data-${pod}`,
+        size: dataClaimSize(ns.volumeClaimTemplates),
+      },
     };
   });
   return {
@@ -215,3 +219,11 @@ export const eckOperator: EmulatedOperator = {
   status,
   failedKeepsPods: true,
 };
+
+/** The size of the elasticsearch-data claim template (ECK's default 1Gi when there is none). */
+function dataClaimSize(templates: unknown): string {
+  const data = (Array.isArray(templates) ? templates : []).find(
+    (t: any) => t?.metadata?.name === 'elasticsearch-data',
+  );
+  return data?.spec?.resources?.requests?.storage ?? '1Gi';
+}

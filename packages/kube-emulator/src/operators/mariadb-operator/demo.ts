@@ -37,6 +37,8 @@ export const mariadbDemo: OperatorDemo = {
       component: 'payments',
       phase: 'Degraded',
       mode: 'degraded',
+      // the member that cannot rejoin keeps crashing while Galera recovers
+      fault: 'crash-loop',
       spec: {
         image: 'mariadb:11.4.2',
         replicas: 3,

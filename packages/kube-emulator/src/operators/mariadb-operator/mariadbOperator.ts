@@ -72,6 +72,11 @@ function desired(cr: StoredObject): DesiredState {
         serviceName: `${name}-internal`,
         labels,
         container: 'mariadb',
+        claim: {
+          name: pod => `storage-${pod}`,
+          size: s.storage?.size,
+          storageClassName: s.storage?.storageClassName,
+        },
       },
     ],
     services: [

@@ -57,6 +57,11 @@ function desired(cr: StoredObject): DesiredState {
         serviceName: `${name}-instances`,
         labels,
         container: 'mysql',
+        claim: {
+          name: pod => `datadir-${pod}`,
+          size: s.datadirVolumeClaimTemplate?.resources?.requests?.storage,
+          storageClassName: s.datadirVolumeClaimTemplate?.storageClassName,
+        },
       },
     ],
     deployments: [

@@ -64,6 +64,11 @@ function desired(cr: StoredObject, ctx: DesiredContext): DesiredState {
         serviceName: `${name}-nodes`,
         labels,
         container: 'rabbitmq',
+        claim: {
+          name: pod => `persistence-${pod}`,
+          size: s.persistence?.storage,
+          storageClassName: s.persistence?.storageClassName,
+        },
       },
     ],
     services: [

@@ -77,6 +77,16 @@ function statefulSet(
     serviceName: `${name}-headless`,
     labels: { app: name, redis_setup_type: role, role },
     container: name,
+    // The claim template is named after the StatefulSet (k8sutils/statefulset.go).
+    ...(s.storage?.volumeClaimTemplate
+      ? {
+          claim: {
+            name: (pod: string) => `${name}-${pod}`,
+            size: s.storage.volumeClaimTemplate.spec?.resources?.requests?.storage,
+            storageClassName: s.storage.volumeClaimTemplate.spec?.storageClassName,
+          },
+        }
+      : {}),
   };
 }
 
