@@ -405,6 +405,23 @@ describe('databases backend against the emulator and the aggregated apiserver', 
     ]);
   });
 
+  it('GET diagnosis is the apiserver\'s, asked as the user: findings for her team, 404 for another team\'s', async () => {
+    const base = '/api/databases/clusters/local/namespaces/team-a/instances';
+    const res = await request(server).get(`${base}/payments-ledger/diagnosis`).set('Authorization', alice);
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.body).toMatchObject({ kind: 'DatabaseInstanceDiagnosis', phase: 'Degraded' });
+    expect(res.body.findings.map((f: any) => f.reason)).toEqual(['GaleraRecoveryInProgress', 'CrashLoopBackOff']);
+    const ready = await request(server).get(`${base}/orders-db/diagnosis`).set('Authorization', alice);
+    expect(ready.body.findings).toEqual([]);
+    // bob's team may not read team-a: Kubernetes says so, the backend does not leak it
+    const other = await request(server).get(`${base}/payments-ledger/diagnosis`).set('Authorization', bob);
+    expect([403, 404]).toContain(other.status);
+    expect(JSON.stringify(other.body)).not.toContain('Galera');
+    const missing = await request(server).get(`${base}/no-such-db/diagnosis`).set('Authorization', alice);
+    expect(missing.status).toBe(404);
+  });
+
   it('SSE: a phase change reaches alice within the test, team-b changes do not', async () => {
     const url = new URL('/api/databases/events', `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`);
     const received: Array<{ event: string; data: any }> = [];

@@ -394,6 +394,22 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
     }
   });
 
+  // What is wrong with an instance: whoever may read it in the portal and holds
+  // databaseinstances/diagnosis in Kubernetes (asked as the user) sees it. Never cached.
+  router.get('/clusters/:cluster/namespaces/:namespace/instances/:name/diagnosis', async (req, res) => {
+    const { p, who, resource } = await readInstance(req);
+    if (!(await authorizer.allows(databasesInstanceReadPermission, who.credentials, resource))) {
+      throw new NotAllowedError(`not allowed to read ${p.name}`);
+    }
+    try {
+      const diagnosis = await service.diagnosis(who.as, p.cluster, p.namespace, p.name);
+      res.setHeader('Cache-Control', 'no-store');
+      res.json(diagnosis);
+    } catch (e) {
+      throw toBackstageError(e);
+    }
+  });
+
   router.get('/clusters/:cluster/namespaces/:namespace/instances/:name/history', async (req, res) => {
     const p = parse(instanceParams, req.params, 'path');
     const who = await caller(req);

@@ -1,12 +1,14 @@
 import { NotFoundError } from '@backstage/errors';
 import {
   ANNOTATION_OWNER,
+  DATABASE_INSTANCE_DIAGNOSIS_SUBRESOURCE,
   DATABASE_INSTANCE_KIND,
   DATABASES_GROUP_VERSION,
   LABEL_BACKSTAGE_KUBERNETES_ID,
   type DatabaseEngine,
   type DatabaseInstance,
   type DatabaseInstanceConnection,
+  type DatabaseInstanceDiagnosis,
   type DatabaseInstanceList,
   type DatabasesFetchError,
   type PortalInstance,
@@ -230,6 +232,14 @@ export class DatabasesService {
   async connection(as: Impersonation, cluster: string, namespace: string, name: string): Promise<DatabaseInstanceConnection> {
     return this.client(cluster).request<DatabaseInstanceConnection>({
       path: instancePath(namespace, name, 'connection'),
+      as,
+    });
+  }
+
+  /** What is wrong with one instance: the apiserver's `diagnosis` subresource, asked as the user. */
+  async diagnosis(as: Impersonation, cluster: string, namespace: string, name: string): Promise<DatabaseInstanceDiagnosis> {
+    return this.client(cluster).request<DatabaseInstanceDiagnosis>({
+      path: instancePath(namespace, name, DATABASE_INSTANCE_DIAGNOSIS_SUBRESOURCE),
       as,
     });
   }

@@ -2,6 +2,7 @@ import type { DiscoveryApi, FetchApi } from '@backstage/core-plugin-api';
 import type {
   ClusterStatusEvent,
   ConnectionResponse,
+  DatabaseInstanceDiagnosis,
   CreateInstanceRequest,
   DatabasesCluster,
   InstanceEvent,
@@ -98,6 +99,10 @@ export class DatabasesClient implements DatabasesApi {
 
   getConnection(ref: InstanceRef): Promise<ConnectionResponse> {
     return this.request(`${instancePath(ref)}/connection`);
+  }
+
+  getDiagnosis(ref: InstanceRef): Promise<DatabaseInstanceDiagnosis> {
+    return this.request(`${instancePath(ref)}/diagnosis`);
   }
 
   getHistory(ref: InstanceRef): Promise<InstanceHistoryResponse> {

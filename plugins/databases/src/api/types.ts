@@ -2,6 +2,7 @@ import { createApiRef } from '@backstage/core-plugin-api';
 import type {
   ClusterStatusEvent,
   ConnectionResponse,
+  DatabaseInstanceDiagnosis,
   CreateInstanceRequest,
   DatabasesCluster,
   InstanceEvent,
@@ -55,6 +56,8 @@ export interface DatabasesApi {
   ): Promise<PortalInstance>;
   deleteInstance(ref: InstanceRef): Promise<void>;
   getConnection(ref: InstanceRef): Promise<ConnectionResponse>;
+  /** What is wrong with an instance (the apiserver's diagnosis subresource). */
+  getDiagnosis(ref: InstanceRef): Promise<DatabaseInstanceDiagnosis>;
   getHistory(ref: InstanceRef): Promise<InstanceHistoryResponse>;
   listEntityInstances(entityRef: string): Promise<ListInstancesResponse>;
   /**

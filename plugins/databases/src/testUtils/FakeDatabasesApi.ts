@@ -154,6 +154,12 @@ export class FakeDatabasesApi implements DatabasesApi {
   getConnection = jest.fn(async (_ref: unknown): Promise<any> => {
     throw new Error('not set');
   });
+  getDiagnosis = jest.fn(async (ref: { name: string; namespace: string }): Promise<any> => ({
+    apiVersion: 'dbaas.platform.dev/v1alpha1',
+    kind: 'DatabaseInstanceDiagnosis',
+    metadata: { name: ref.name, namespace: ref.namespace },
+    findings: [],
+  }));
   getHistory = jest.fn(async (_ref: unknown) => ({ transitions: [], requests: [] }) as any);
   listEntityInstances = jest.fn(async (_entityRef: string) => listOf([]));
 

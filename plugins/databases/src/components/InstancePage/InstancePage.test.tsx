@@ -32,6 +32,48 @@ describe('InstancePage', () => {
     expect(screen.getByText(/Raw operator status \(MariaDB\)/)).toBeInTheDocument();
   });
 
+  it('says what is wrong with an instance that is not Ready, and asks again when it changes', async () => {
+    const api = new FakeDatabasesApi();
+    const degraded = makeInstance({ name: 'orders-db', phase: 'Degraded', reason: 'GaleraRecovering', ready: 2 });
+    api.getInstance.mockResolvedValue(degraded);
+    api.getDiagnosis.mockResolvedValueOnce({
+      apiVersion: 'dbaas.platform.dev/v1alpha1',
+      kind: 'DatabaseInstanceDiagnosis',
+      metadata: { name: 'orders-db', namespace: 'team-a' },
+      phase: 'Degraded',
+      findings: [
+        {
+          reason: 'CrashLoopBackOff',
+          severity: 'Error',
+          message: 'Pod orders-db-2: container mariadb keeps crashing (5 restarts)',
+          hint: 'Read its last log: kubectl logs -n team-a orders-db-2 -c mariadb --previous',
+          objects: [{ apiVersion: 'v1', kind: 'Pod', name: 'orders-db-2', namespace: 'team-a' }],
+        },
+      ],
+    });
+    await render(api, true);
+    const finding = await screen.findByTestId('diagnosis-finding');
+    expect(finding).toHaveTextContent('CrashLoopBackOff');
+    expect(finding).toHaveTextContent('keeps crashing (5 restarts)');
+    expect(finding).toHaveTextContent('What to do: Read its last log');
+    expect(finding).toHaveTextContent('Pod/orders-db-2');
+    expect(api.getDiagnosis).toHaveBeenCalledWith(ref);
+    // the instance changes: the panel asks again (the fake now answers no findings)
+    const next = makeInstance({ name: 'orders-db', phase: 'Degraded', reason: 'ReplicasNotReady', ready: 2 });
+    next.instance.metadata.resourceVersion = '999';
+    act(() => api.emit({ type: 'MODIFIED', cluster: 'dev', instance: next.instance }));
+    await screen.findByTestId('diagnosis-none');
+    expect(api.getDiagnosis).toHaveBeenCalledTimes(2);
+  });
+
+  it('shows no diagnosis panel on a Ready instance', async () => {
+    const api = new FakeDatabasesApi();
+    api.getInstance.mockResolvedValue(makeInstance({ name: 'orders-db', phase: 'Ready' }));
+    await render(api, true);
+    expect(screen.queryByText('What is wrong')).not.toBeInTheDocument();
+    expect(api.getDiagnosis).not.toHaveBeenCalled();
+  });
+
   it('builds the timeline from history and appends live transitions', async () => {
     const api = new FakeDatabasesApi();
     api.getInstance.mockResolvedValue(makeInstance({ name: 'orders-db', phase: 'Provisioning' }));

@@ -46,6 +46,7 @@ import { ErrorExplanation } from '../ErrorExplanation';
 import { OwnerLink } from '../OwnerLink';
 import { PhaseChip } from '../PhaseChip';
 import { ConnectionDetails } from './ConnectionDetails';
+import { DiagnosisPanel } from './DiagnosisPanel';
 import { InstanceActions } from './InstanceActions';
 import { buildTimeline, LifecycleTimeline } from './LifecycleTimeline';
 
@@ -173,6 +174,13 @@ export function InstancePage(props: { instanceRef: InstanceRef }) {
         {style.inProgress && !deleted && <LinearProgress aria-label="Work in progress" />}
       </Box>
       <Grid container spacing={3}>
+        {status?.phase !== 'Ready' && !deleted && (
+          <Grid item xs={12}>
+            <InfoCard title="What is wrong">
+              <DiagnosisPanel instanceRef={instanceRef} version={instance.metadata.resourceVersion} />
+            </InfoCard>
+          </Grid>
+        )}
         <Grid item xs={12} md={6}>
           <InfoCard title="Overview">
             <StructuredMetadataTable
