@@ -77,6 +77,17 @@ describe('the portal in a browser', () => {
     await shot('databases-page');
   }, 120_000);
 
+  it('a degraded database says what is wrong: Galera recovering and the member that keeps crashing, each with what to do', async () => {
+    await signIn(portal.baseUrl);
+    await page.goto(`${portal.baseUrl}/databases/local/team-a/payments-ledger`);
+    await page.getByTestId('phase-banner').waitFor();
+    const crash = page.getByTestId('diagnosis-finding').filter({ hasText: 'CrashLoopBackOff' });
+    await crash.waitFor();
+    await expect(crash.textContent()).resolves.toMatch(/payments-ledger-2.*keeps crashing.*What to do: Read its last log/);
+    await page.getByTestId('diagnosis-finding').filter({ hasText: 'GaleraRecoveryInProgress' }).waitFor();
+    await shot('instance-diagnosis');
+  }, 120_000);
+
   // One story, one case: each step needs the database the steps before made.
   it('a database for a component, its whole life: requested with a dry-run preview, watched to Ready, on the catalog page, scaled, deleted', async () => {
     await signIn(portal.baseUrl);
