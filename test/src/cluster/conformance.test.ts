@@ -203,6 +203,10 @@ if (choice.kind === 'skip') {
           expect(byName.get('databaseinstances/connection')?.verbs).toEqual([
             'get',
           ]);
+          expect(byName.get('databaseinstances/diagnosis')).toMatchObject({
+            kind: 'DatabaseInstanceDiagnosis',
+            verbs: ['get'],
+          });
           expect(byName.get('databaseengines')).toMatchObject({
             namespaced: false,
             kind: 'DatabaseEngine',
@@ -341,6 +345,49 @@ if (choice.kind === 'skip') {
           const instance = await reasonOf(name, 'StatefulSetNotReady');
           expect(instance.status.phase).toBe('Degraded');
           expect(instance.status.message).toBe(`StatefulSet ${name} not found`);
+        }),
+      STEP,
+    );
+
+    it(
+      'the diagnosis of a MariaDB names a volume claim of its members that no volume binds, with what to do',
+      () =>
+        withMariadbCopy('diagnosis', async (c, name) => {
+          const claim = `storage-${name}-0`;
+          // the labels mariadb-operator puts on its StatefulSet's claims; a class no cluster has
+          await kubectl.ok(
+            ['create', '-f', '-'],
+            JSON.stringify({
+              apiVersion: 'v1',
+              kind: 'PersistentVolumeClaim',
+              metadata: {
+                name: claim,
+                namespace: ns,
+                labels: { 'app.kubernetes.io/name': 'mariadb', 'app.kubernetes.io/instance': name, [COPY_LABEL]: c.engine },
+              },
+              spec: {
+                accessModes: ['ReadWriteOnce'],
+                storageClassName: 'dbaas-conformance-no-such-class',
+                resources: { requests: { storage: '1Gi' } },
+              },
+            }),
+          );
+          try {
+            // what the volume controller writes for such a claim (a bare kube-apiserver runs none)
+            await kubectl.ok(['patch', 'pvc', claim, '-n', ns, '--subresource=status', '--type=merge', '-p', '{"status":{"phase":"Pending"}}']);
+            const finding = await eventually(async () => {
+              const d = JSON.parse(await kubectl.ok(['get', '--raw', `/apis/${GROUP}/${VERSION}/namespaces/${ns}/databaseinstances/${name}/diagnosis`]));
+              return d.findings?.find((f: { reason: string }) => f.reason === 'PersistentVolumeClaimPending');
+            }, `the PersistentVolumeClaimPending finding of ${name}`);
+            expect(finding).toMatchObject({
+              severity: 'Error',
+              objects: [{ apiVersion: 'v1', kind: 'PersistentVolumeClaim', name: claim, namespace: ns }],
+            });
+            expect(finding.message).toContain('storage class dbaas-conformance-no-such-class');
+            expect(finding.hint).toContain('kubectl get storageclass');
+          } finally {
+            await kubectl.ok(['delete', 'pvc', claim, '-n', ns, '--wait=false']);
+          }
         }),
       STEP,
     );
