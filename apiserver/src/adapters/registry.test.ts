@@ -7,6 +7,7 @@ import {
   findAdapterForEngine,
   findAdapterForKind,
   findAdapterForObject,
+  topologyNames,
 } from './registry';
 import { OPERATORS_DIR } from './__testUtils__/operatorFiles';
 
@@ -80,5 +81,55 @@ describe('adapter registry', () => {
     );
     expect(findAdapterForEngine('postgresql')?.id).toBe('cloudnative-pg');
     expect(findAdapterForEngine('oracle')).toBeUndefined();
+  });
+
+  it('matches the group too, not only the kind name', () => {
+    // every operator has a kind named Cluster-ish somewhere; only the group says whose
+    expect(
+      findAdapterForKind('postgresql.cnpg.io', 'Cluster')?.adapter.id,
+    ).toBe('cloudnative-pg');
+    expect(findAdapterForKind('example.com', 'Cluster')).toBeUndefined();
+    expect(findAdapterForKind('k8s.mariadb.com', 'Redis')).toBeUndefined();
+  });
+
+  it('reads a core apiVersion (no group) as the empty group', () => {
+    const core = {
+      ...adapters[0],
+      id: 'core',
+      kinds: [
+        {
+          group: '',
+          version: 'v1',
+          plural: 'things',
+          kind: 'Thing',
+          topologies: ['standalone' as const],
+        },
+      ],
+    };
+    expect(findAdapterForObject('v1', 'Thing', [core])?.adapter.id).toBe(
+      'core',
+    );
+    expect(findAdapterForObject('/v1', 'Thing', [core])?.adapter.id).toBe(
+      'core',
+    );
+    expect(findAdapterForObject('v2', 'Thing', [core])).toBeUndefined();
+  });
+
+  it('lists every topology once, from write sides and kinds, in registry order', () => {
+    expect(topologyNames()).toEqual([
+      'standalone',
+      'replication',
+      'galera',
+      'innodbcluster',
+      'sentinel',
+      'cluster',
+    ]);
+    const readOnly = {
+      ...adapters[0],
+      write: undefined,
+      kinds: [{ ...adapters[0].kinds[0], topologies: ['galera' as const] }],
+    };
+    expect(topologyNames([readOnly])).toEqual(['galera']);
+    expect(topologyNames([])).toEqual([]);
   });
 });
