@@ -5,9 +5,9 @@
 const path = require('node:path');
 const packageConfig = require('@backstage/cli/config/jest');
 
-// The unit tests of the mutated folders; the HTTP write path's own tests (server/mutate) load the
+// The unit tests of the mutated folders (and of the diagnosis, which tests each adapter's findings); the HTTP write path's own tests (server/mutate) load the
 // whole server for every mutant and test the same mapping through it.
-const COVERING_TESTS = ['adapters', 'writes', 'status'];
+const COVERING_TESTS = ['adapters', 'writes', 'status', 'diagnosis'];
 
 module.exports = async () => {
   const config = await packageConfig;
