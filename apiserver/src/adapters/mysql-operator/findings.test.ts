@@ -3,12 +3,12 @@ import type { DatabaseInstance } from '@internal/plugin-databases-common';
 import { mysqlFindings } from './findings';
 
 // status.cluster.status values of diagnose.py's ClusterDiagStatus; derived, not captured
-const cluster = (cluster?: Record<string, unknown>) => ({
+const cluster = (diagnosis?: Record<string, unknown>) => ({
   apiVersion: 'mysql.oracle.com/v2',
   kind: 'InnoDBCluster',
   metadata: { name: 'shop', namespace: 'team-a' },
   spec: {},
-  ...(cluster && { status: { cluster } }),
+  ...(diagnosis && { status: { cluster: diagnosis } }),
 });
 const instance = {} as DatabaseInstance;
 const objects = [
