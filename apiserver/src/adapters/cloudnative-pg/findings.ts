@@ -2,7 +2,13 @@ import type {
   DatabaseInstance,
   DiagnosisFinding,
 } from '@internal/plugin-databases-common';
-import { asRecord, asString, nameOf, namespaceOf } from '../shared/read';
+import {
+  asRecord,
+  asString,
+  nameOf,
+  namespaceOf,
+  objectRefOf,
+} from '../shared/read';
 import type { KubeObject } from '../types';
 
 /** CloudNativePG phases where nothing moves until someone acts. */
@@ -14,14 +20,7 @@ export function cloudnativePgFindings(
   const phase = asString(status.phase);
   const name = nameOf(source);
   const ns = namespaceOf(source);
-  const objects = [
-    {
-      apiVersion: source.apiVersion ?? '',
-      kind: source.kind ?? 'Cluster',
-      name,
-      namespace: ns,
-    },
-  ];
+  const objects = [objectRefOf(source)];
   if (phase === 'Waiting for user action')
     return [
       {

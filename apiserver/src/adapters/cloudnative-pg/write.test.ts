@@ -1,7 +1,8 @@
 import { describe, it, expect } from '@jest/globals';
 import type { DatabaseInstanceSpec } from '@internal/plugin-databases-common';
-import { describeCause, type FieldCause } from '../../writes/FieldCause';
+import { describeCause } from '../../writes/FieldCause';
 import { emptyLookup } from '../__testUtils__/schemaDerivedFixtures';
+import { updateThrough } from '../__testUtils__/updateThrough';
 import type { KubeObject } from '../types';
 import { cloudnativePgAdapter } from './adapter';
 
@@ -17,19 +18,11 @@ const cluster = (spec: Record<string, unknown>): KubeObject => ({
 const project = (o: KubeObject) =>
   cloudnativePgAdapter.project(o, kind, emptyLookup);
 
-function update(
+const update = (
   current: KubeObject,
   change: Partial<DatabaseInstanceSpec>,
   without: Array<keyof DatabaseInstanceSpec> = [],
-) {
-  const previous = project(current).spec;
-  const next: DatabaseInstanceSpec = { ...previous, ...change };
-  for (const key of without) delete next[key];
-  return write.applyUpdate(current, next, previous) as {
-    object?: KubeObject;
-    causes?: FieldCause[];
-  };
-}
+) => updateThrough(cloudnativePgAdapter, current, change, without);
 
 describe('CloudNativePG writes', () => {
   it('one instance is standalone, more are replication (the topology follows spec.instances)', () => {

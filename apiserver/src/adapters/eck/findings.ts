@@ -2,7 +2,13 @@ import type {
   DatabaseInstance,
   DiagnosisFinding,
 } from '@internal/plugin-databases-common';
-import { asRecord, asString, nameOf, namespaceOf } from '../shared/read';
+import {
+  asRecord,
+  asString,
+  nameOf,
+  namespaceOf,
+  objectRefOf,
+} from '../shared/read';
 import type { KubeObject } from '../types';
 
 /** What Elasticsearch's health colour means for the shards, and how to find out which. */
@@ -13,14 +19,7 @@ export function eckFindings(
   const health = asString(asRecord(source.status)?.health);
   const name = nameOf(source);
   const ns = namespaceOf(source);
-  const objects = [
-    {
-      apiVersion: source.apiVersion ?? '',
-      kind: source.kind ?? 'Elasticsearch',
-      name,
-      namespace: ns,
-    },
-  ];
+  const objects = [objectRefOf(source)];
   const explain = `GET _cluster/allocation/explain (kubectl port-forward -n ${ns} service/${name}-es-http 9200) says which shard and why`;
   if (health === 'yellow')
     return [

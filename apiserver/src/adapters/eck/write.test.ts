@@ -3,8 +3,9 @@ import type {
   DatabaseInstance,
   DatabaseInstanceSpec,
 } from '@internal/plugin-databases-common';
-import { describeCause, type FieldCause } from '../../writes/FieldCause';
+import { describeCause } from '../../writes/FieldCause';
 import { emptyLookup } from '../__testUtils__/schemaDerivedFixtures';
+import { updateThrough } from '../__testUtils__/updateThrough';
 import type { KubeObject } from '../types';
 import { eckAdapter } from './adapter';
 
@@ -24,21 +25,11 @@ const oneNodeSet = (nodeSet: Record<string, unknown> = {}) =>
     nodeSets: [{ name: 'default', count: 3, ...nodeSet }],
   });
 
-/** Applies `change` to the spec projected from `current`, as the update path does. */
-function update(
+const update = (
   current: KubeObject,
   change: Partial<DatabaseInstanceSpec>,
   without: Array<keyof DatabaseInstanceSpec> = [],
-) {
-  const previous = eckAdapter.project(current, kind, emptyLookup).spec;
-  const next: DatabaseInstanceSpec = { ...previous, ...change };
-  for (const key of without) delete next[key];
-  // Either field may be there: the tests look at both.
-  return write.applyUpdate(current, next, previous) as {
-    object?: KubeObject;
-    causes?: FieldCause[];
-  };
-}
+) => updateThrough(eckAdapter, current, change, without);
 
 const causes = (result: ReturnType<typeof update>) =>
   (result.causes ?? []).map(describeCause);

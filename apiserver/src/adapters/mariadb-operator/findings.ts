@@ -8,6 +8,7 @@ import {
   asString,
   nameOf,
   namespaceOf,
+  objectRefOf,
 } from '../shared/read';
 import type { KubeObject } from '../types';
 
@@ -83,12 +84,7 @@ export function mariadbFindings(
         highest ? ` (${highest.pod})` : ''
       }: kubectl patch mariadb -n ${ns} ${name} --type=merge -p '{"spec":{"galera":{"recovery":{"forceClusterBootstrapInPod":"${highest?.pod ?? '<pod>'}"}}}}', and unset it once the cluster is Ready. Any other member loses the transactions it lacks.`,
       objects: [
-        {
-          apiVersion: source.apiVersion ?? '',
-          kind: source.kind ?? 'MariaDB',
-          name,
-          namespace: ns,
-        },
+        objectRefOf(source),
         ...members.map(m => ({
           apiVersion: 'v1',
           kind: 'Pod',

@@ -7,7 +7,7 @@ import {
   asRecord,
   asString,
   nameOf,
-  namespaceOf,
+  objectRefOf,
 } from '../shared/read';
 import type { KubeObject } from '../types';
 
@@ -62,14 +62,7 @@ export function mysqlFindings(
           : ''
       }`,
       hint: outage.hint(name),
-      objects: [
-        {
-          apiVersion: source.apiVersion ?? '',
-          kind: source.kind ?? 'InnoDBCluster',
-          name,
-          namespace: namespaceOf(source),
-        },
-      ],
+      objects: [objectRefOf(source)],
     },
   ];
 }

@@ -1,7 +1,7 @@
 import { describe, it, expect } from '@jest/globals';
 import type { DatabaseInstanceSpec } from '@internal/plugin-databases-common';
-import type { FieldCause } from '../../writes/FieldCause';
 import { emptyLookup } from '../__testUtils__/schemaDerivedFixtures';
+import { updateThrough } from '../__testUtils__/updateThrough';
 import type { KubeObject } from '../types';
 import { mysqlFacts, mysqlOperatorAdapter } from './adapter';
 
@@ -121,19 +121,11 @@ describe('mysqlFacts', () => {
 });
 
 describe('mysql-operator writes', () => {
-  function update(
+  const update = (
     current: KubeObject,
     change: Partial<DatabaseInstanceSpec>,
     without: Array<keyof DatabaseInstanceSpec> = [],
-  ) {
-    const previous = project(current).spec;
-    const next: DatabaseInstanceSpec = { ...previous, ...change };
-    for (const key of without) delete next[key];
-    return write.applyUpdate(current, next, previous) as {
-      object?: KubeObject;
-      causes?: FieldCause[];
-    };
-  }
+  ) => updateThrough(mysqlOperatorAdapter, current, change, without);
 
   it('creates one Router and self-signed TLS', () => {
     const o = write.toOperatorObject({

@@ -1,7 +1,6 @@
 import { describe, it, expect } from '@jest/globals';
 import type { DatabaseInstanceSpec } from '@internal/plugin-databases-common';
-import type { FieldCause } from '../../writes/FieldCause';
-import { emptyLookup } from '../__testUtils__/schemaDerivedFixtures';
+import { updateThrough } from '../__testUtils__/updateThrough';
 import type { KubeObject } from '../types';
 import {
   rabbitmqClusterOperatorAdapter as adapter,
@@ -14,7 +13,6 @@ import {
  * internal/status/all_replicas_ready.go). Derived, not captured.
  */
 
-const kind = adapter.kinds[0];
 const rabbit = (
   status?: Record<string, unknown>,
   metadata: Record<string, unknown> = {},
@@ -160,20 +158,11 @@ describe('rabbitmqFacts', () => {
 });
 
 describe('RabbitMQ writes', () => {
-  const project = (o: KubeObject) => adapter.project(o, kind, emptyLookup);
-  function update(
+  const update = (
     current: KubeObject,
     change: Partial<DatabaseInstanceSpec>,
     without: Array<keyof DatabaseInstanceSpec> = [],
-  ) {
-    const previous = project(current).spec;
-    const next: DatabaseInstanceSpec = { ...previous, ...change };
-    for (const key of without) delete next[key];
-    return adapter.write!.applyUpdate(current, next, previous) as {
-      object?: KubeObject;
-      causes?: FieldCause[];
-    };
-  }
+  ) => updateThrough(adapter, current, change, without);
 
   it('keeps the image and replicas a change does not name', () => {
     const current = rabbit(

@@ -5,8 +5,9 @@ import {
   LABEL_MANAGED_BY,
   MANAGED_BY_VALUE,
 } from '@internal/plugin-databases-common';
-import { describeCause, type FieldCause } from '../../writes/FieldCause';
+import { describeCause } from '../../writes/FieldCause';
 import { emptyLookup } from '../__testUtils__/schemaDerivedFixtures';
+import { updateThrough } from '../__testUtils__/updateThrough';
 import type { KubeObject } from '../types';
 import { redisOperatorAdapter } from './adapter';
 
@@ -31,25 +32,11 @@ const object = (kind: string, spec: Record<string, unknown>): KubeObject => ({
   spec,
 });
 
-function update(
+const update = (
   current: KubeObject,
   change: Partial<DatabaseInstanceSpec>,
   without: Array<keyof DatabaseInstanceSpec> = [],
-) {
-  const kind = redisOperatorAdapter.kinds.find(k => k.kind === current.kind)!;
-  const previous = redisOperatorAdapter.project(
-    current,
-    kind,
-    emptyLookup,
-  ).spec;
-  const next: DatabaseInstanceSpec = { ...previous, ...change };
-  for (const key of without) delete next[key];
-  // Either field may be there: the tests look at both.
-  return write.applyUpdate(current, next, previous) as {
-    object?: KubeObject;
-    causes?: FieldCause[];
-  };
-}
+) => updateThrough(redisOperatorAdapter, current, change, without);
 const specAfter = (result: ReturnType<typeof update>) => {
   expect((result.causes ?? []).map(describeCause)).toEqual([]);
   return result.object!.spec!;

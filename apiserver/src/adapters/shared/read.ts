@@ -1,5 +1,6 @@
 import {
   ANNOTATION_DELETION_PROTECTION,
+  type DiagnosisObjectRef,
   type Endpoint,
   type ResourceList,
 } from '@internal/plugin-databases-common';
@@ -142,3 +143,11 @@ export const deletionProtectionOf = (o: KubeObject): true | undefined =>
   o.metadata?.annotations?.[ANNOTATION_DELETION_PROTECTION] === 'true'
     ? true
     : undefined;
+
+/** A reference to an object, as a diagnosis finding names what it is about. */
+export const objectRefOf = (o: KubeObject): DiagnosisObjectRef => ({
+  apiVersion: o.apiVersion ?? '',
+  kind: o.kind ?? '',
+  name: nameOf(o),
+  namespace: namespaceOf(o),
+});
