@@ -206,7 +206,16 @@ describe('endpointsWithUris', () => {
     kind: 'DatabaseInstance',
     metadata: { name: 'a', namespace: 'n' },
     spec: { engine: 'redis' },
-    status: { phase: 'Ready', endpoints },
+    status: {
+      phase: 'Ready',
+      endpoints,
+      source: {
+        apiVersion: 'redis.redis.opstreelabs.in/v1beta2',
+        kind: 'Redis',
+        name: 'a',
+        operator: 'redis-operator',
+      },
+    },
   });
 
   it('the primary is the named endpoint with a URI; without endpoints, the fallback', () => {
