@@ -368,6 +368,8 @@ export class OperatorEmulator {
       if (d.podsOnly && JSON.stringify(previous) !== JSON.stringify(state))
         changes++;
     });
+    // the pods each set had, so that a scale-down removes exactly the ones beyond its new count
+    const podsBefore = new Map([...w.sets].map(([n, st]) => [n, st.pods]));
     w.sets = sets;
     const states = [...sets.values()];
     const stage: Stage = computeStage(control.mode, states, w.everReady);
@@ -381,7 +383,7 @@ export class OperatorEmulator {
       w.runningVersion = desired.version;
     }
 
-    changes += this.reconcileDependents(cr, desired, sets, key);
+    changes += this.reconcileDependents(cr, desired, sets, key, podsBefore);
 
     const obs: Observation = {
       stage,
@@ -467,6 +469,7 @@ export class OperatorEmulator {
     desired: DesiredState,
     sets: Map<string, StatefulSetState>,
     key: string,
+    podsBefore: Map<string, number>,
   ): number {
     const ns = cr.metadata.namespace;
     let changes = 0;
@@ -499,7 +502,7 @@ export class OperatorEmulator {
         );
       }
     }
-    changes += this.reconcileMembers(cr, desired, sets, key);
+    changes += this.reconcileMembers(cr, desired, sets, key, podsBefore);
     if (this.store.resource(DEPLOYMENTS)) {
       for (const d of desired.deployments ?? []) {
         const { obj, changed } = this.upsertSpec(
@@ -528,6 +531,7 @@ export class OperatorEmulator {
     desired: DesiredState,
     sets: Map<string, StatefulSetState>,
     key: string,
+    podsBefore: Map<string, number>,
   ): number {
     if (!this.store.resource(PODS) || !this.store.resource(CLAIMS)) return 0;
     const ns = cr.metadata.namespace;
@@ -549,16 +553,13 @@ export class OperatorEmulator {
           fault,
           since,
         });
-      const prefix = `${d.name}-`;
-      for (const pod of this.store.list(PODS, ns)) {
-        const name = pod.metadata.name;
-        if (
-          !name.startsWith(prefix) ||
-          names.includes(name) ||
-          !isOwnedBy(pod, String(owner.uid))
-        )
-          continue;
-        this.store.delete(PODS, ns, name);
+      // only the pods beyond the new count: listing the namespace per set is quadratic
+      for (const pod of podNames(d, podsBefore.get(d.name) ?? 0).slice(
+        names.length,
+      )) {
+        const gone = this.store.get(PODS, ns, pod);
+        if (!gone || !isOwnedBy(gone, String(owner.uid))) continue;
+        this.store.delete(PODS, ns, pod);
         changes++;
       }
     }
