@@ -9,6 +9,7 @@ import type {
 } from '@internal/plugin-databases-common';
 import type { FieldCause } from '../writes/FieldCause';
 import type { EngineRules } from '../writes/EngineRules';
+import type { PauseSwitch } from '../writes/pauseSwitch';
 
 /** Any Kubernetes object as it comes off the wire (unstructured). */
 export interface KubeObject {
@@ -170,6 +171,8 @@ export interface AdapterWriteSide {
   rules: EngineRules;
   /** Topologies offered for new instances. */
   topologies: DatabaseTopology[];
+  /** How the operator pauses an instance (`spec.paused`); absent where it cannot. */
+  pause?: PauseSwitch;
   /** Topology of a new instance that names none. */
   defaultTopology: DatabaseTopology;
   /** Documented defaults for a topology (docs/engines.md). */

@@ -11,7 +11,7 @@ import type { EngineOverrides } from './EngineConfig';
 /** The part of a DatabaseEngine's spec that says what a new instance can be. */
 export type EngineOffer = Pick<
   DatabaseEngineSpec,
-  'topologies' | 'versions' | 'defaults' | 'sizes' | 'replicas' | 'maxNameLength'
+  'topologies' | 'versions' | 'defaults' | 'sizes' | 'replicas' | 'maxNameLength' | 'pausable'
 >;
 
 /**
@@ -48,6 +48,7 @@ export function engineOffer(
     topologies: [...write.topologies],
     versions,
     maxNameLength: write.maxNameLength,
+    pausable: write.pause !== undefined,
     defaults: {
       engine: adapter.engine,
       topology,

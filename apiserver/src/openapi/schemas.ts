@@ -86,6 +86,11 @@ const own: Record<string, Schema> = {
         type: 'boolean',
         description: 'When true, delete is refused until this is cleared.',
       },
+      paused: {
+        type: 'boolean',
+        description:
+          'When true, the operator is told to stop the instance on purpose (CloudNativePG hibernation, mariadb-operator spec.suspend, the RabbitMQ pause-reconciliation label, ECK pause-orchestration); false resumes it. Refused where the operator has no way to pause.',
+      },
     },
   },
   [schemaName('SourceReference')]: {
@@ -316,6 +321,10 @@ const own: Record<string, Schema> = {
         type: 'integer',
         format: 'int32',
         description: "Longest instance name this engine allows: the operator derives object names from it (at most 63).",
+      },
+      pausable: {
+        type: 'boolean',
+        description: "Whether the operator has a documented way to pause an instance (spec.paused); false where spec.paused: true is refused.",
       },
       replicas: {
         type: 'object',

@@ -452,13 +452,25 @@ describe('phase table properties', () => {
     );
   });
 
-  it('no status is Pending (never Ready) unless deleting', () => {
+  it('no status is Pending (never Ready) unless deleting or paused by its owner', () => {
     fc.assert(
       fc.property(
         arbitraryFacts,
         f =>
-          decidePhase({ ...f, deleting: false, hasStatus: false }).phase ===
-          'Pending',
+          decidePhase({ ...f, deleting: false, hasStatus: false, paused: undefined })
+            .phase === 'Pending',
+      ),
+    );
+  });
+
+  it('paused by its owner is Paused even before the operator wrote any status', () => {
+    fc.assert(
+      fc.property(
+        arbitraryFacts,
+        signal,
+        (f, paused) =>
+          decidePhase({ ...f, deleting: false, hasStatus: false, paused }).phase ===
+          'Paused',
       ),
     );
   });

@@ -43,6 +43,18 @@ export const PHASE_RULES: readonly PhaseRule[] = [
     then: () => ({ phase: 'Deleting', reason: 'DeletionInProgress' }),
   },
   {
+    // Hibernation or suspended reconciliation is the owner's choice: whatever the (possibly
+    // frozen, or not yet written) status says, the instance is not serving as asked, and never
+    // Ready. Before no-status: an instance created paused is one the operator will not act on.
+    name: 'paused',
+    when: f => f.paused !== undefined,
+    then: f => ({
+      phase: 'Paused',
+      reason: f.paused!.reason,
+      message: f.paused!.message,
+    }),
+  },
+  {
     // No status at all: the operator has not acted (or is not installed). Never Ready.
     name: 'no-status',
     when: f => !f.hasStatus,
@@ -50,17 +62,6 @@ export const PHASE_RULES: readonly PhaseRule[] = [
       phase: 'Pending',
       reason: 'AwaitingOperator',
       message: 'The operator has not reported any status yet',
-    }),
-  },
-  {
-    // Hibernation or suspended reconciliation is the owner's choice: whatever the (possibly
-    // frozen) status says, the instance is not serving as asked, and never Ready.
-    name: 'paused',
-    when: f => f.paused !== undefined,
-    then: f => ({
-      phase: 'Paused',
-      reason: f.paused!.reason,
-      message: f.paused!.message,
     }),
   },
   {

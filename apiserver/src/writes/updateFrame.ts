@@ -2,8 +2,9 @@ import type { DatabaseInstanceSpec } from '@internal/plugin-databases-common';
 import type { AdapterWriteSide, KubeObject } from '../adapters/types';
 import { checkUpdate } from './checkUpdate';
 import type { EngineRules } from './EngineRules';
-import type { FieldCause } from './FieldCause';
+import { type FieldCause, forbidden } from './FieldCause';
 import { cloneObject, setDeletionProtection } from './operatorMetadata';
+import type { PauseSwitch } from './pauseSwitch';
 
 /** What an accepted update asks of the operator object, in our spec's terms. */
 export interface SpecChange {
@@ -19,6 +20,8 @@ export interface SpecChange {
 /** How one operator takes an update: its rules, its own refusals, where each field goes. */
 export interface UpdateFrame {
   rules: EngineRules;
+  /** How the operator pauses an instance; without one, `spec.paused: true` is refused. */
+  pause?: PauseSwitch;
   /** Refusals beyond the shared rules' (`found`, from `checkUpdate`), read off the current object. */
   refuse?(
     current: KubeObject,
@@ -34,6 +37,22 @@ export interface UpdateFrame {
   ): void;
 }
 
+/** The pause a spec asks for, when it differs from the current one (absent is not paused). */
+function pauseChangeOf(
+  next: DatabaseInstanceSpec,
+  previous: DatabaseInstanceSpec,
+): boolean | undefined {
+  if (next.paused === undefined) return undefined;
+  return next.paused === (previous.paused === true) ? undefined : next.paused;
+}
+
+/** `spec.paused: true` for an operator that has no way to pause an instance. */
+export const pauseRefused = (operator: string): FieldCause =>
+  forbidden(
+    'spec.paused',
+    `${operator} has no documented way to pause an instance (no suspend field, annotation or label); scale it or delete it instead`,
+  );
+
 /**
  * An adapter's `applyUpdate` from its frame. Every operator refuses the same things first
  * (all causes at once, so a client fixes its request in one go), changes only a copy, and
@@ -44,6 +63,9 @@ export function updateFrom(
 ): AdapterWriteSide['applyUpdate'] {
   return (current, next, previous) => {
     const causes = checkUpdate(frame.rules, next, previous);
+    const pauseChange = pauseChangeOf(next, previous);
+    if (pauseChange === true && !frame.pause)
+      causes.push(pauseRefused(frame.rules.operator));
     causes.push(...(frame.refuse?.(current, next, previous, causes) ?? []));
     if (causes.length > 0) return { causes };
     const object = cloneObject(current);
@@ -64,7 +86,9 @@ export function updateFrom(
       },
       object,
     );
+    if (pauseChange !== undefined) frame.pause?.set(object, pauseChange);
     setDeletionProtection(object, next.deletionProtection);
     return { object };
   };
 }
+

@@ -195,5 +195,8 @@ export function validateEngineSpec(
   const protection: unknown = spec.deletionProtection;
   if (protection !== undefined && typeof protection !== 'boolean')
     causes.push(typeInvalid('spec.deletionProtection', protection, 'boolean'));
+  const paused: unknown = spec.paused;
+  if (paused !== undefined && typeof paused !== 'boolean')
+    causes.push(typeInvalid('spec.paused', paused, 'boolean'));
   return causes;
 }

@@ -18,6 +18,7 @@ import {
 } from './FieldCause';
 import { quantitiesAsStrings } from './quantitiesAsStrings';
 import { validateInstanceName } from './validateName';
+import { pauseRefused } from './updateFrame';
 
 /**
  * Per engine, what this cluster narrows (`--engine-config`); an engine without an entry
@@ -82,6 +83,8 @@ export function prepareCreate(
     ),
     ...write.validate(spec, ctx),
   ];
+  if (spec.paused === true && !write.pause)
+    causes.push(pauseRefused(adapter.operator));
   if (causes.length > 0) return { causes };
   return { instance: { ...instance, spec }, adapter, write, causes: [] };
 }

@@ -329,6 +329,32 @@ describe('databases backend against the emulator and the aggregated apiserver', 
     expect(otherTeam.status).toBe(403);
   });
 
+  it('alice pauses and resumes orders-db through the apiserver; a Redis, whose operator cannot pause, is refused naming spec.paused', async () => {
+    const base = '/api/databases/clusters/local/namespaces/team-a/instances';
+    const preview = await request(server).patch(`${base}/orders-db`).set('Authorization', alice).send({ paused: true, dryRun: true });
+    expect(preview.status).toBe(200);
+    expect(preview.body.instance.status.phase).toBe('Paused');
+    const paused = await request(server).patch(`${base}/orders-db`).set('Authorization', alice).send({ paused: true });
+    expect(paused.status).toBe(200);
+    expect(paused.body.instance.spec.paused).toBe(true);
+    expect(paused.body.instance.status.phase).toBe('Paused');
+    const resumed = await request(server).patch(`${base}/orders-db`).set('Authorization', alice).send({ paused: false });
+    expect(resumed.status).toBe(200);
+    expect(resumed.body.instance.spec.paused).toBeUndefined();
+    expect(resumed.body.instance.status.phase).not.toBe('Paused');
+
+    const created = await request(server)
+      .post(base)
+      .set('Authorization', alice)
+      .send({ name: 'orders-pause-cache', owner: 'group:default/team-a', spec: { engine: 'redis', topology: 'standalone', storage: { size: '1Gi' } } });
+    expect(created.status).toBe(201);
+    const refused = await request(server).patch(`${base}/orders-pause-cache`).set('Authorization', alice).send({ paused: true });
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.status).toBeLessThan(500);
+    expect(JSON.stringify(refused.body)).toContain('spec.paused');
+    expect((await request(server).delete(`${base}/orders-pause-cache`).set('Authorization', alice)).status).toBe(202);
+  });
+
   /**
    * alice's whole lifecycle of a Redis `name` for orders: a dry run, a create, the same create
    * again, a connection read, a stale and a real resize, a delete. Each test that needs it runs

@@ -112,6 +112,7 @@ const createBody = z
         storage: z.object({ size: quantity.optional(), storageClassName: z.string().max(253).optional() }).strict().optional(),
         resources: resources.optional(),
         deletionProtection: z.boolean().optional(),
+        paused: z.boolean().optional(),
       })
       .strict(),
   })
@@ -124,13 +125,14 @@ const updateBody = z
     storage: z.object({ size: quantity.optional() }).strict().optional(),
     resources: resources.optional(),
     deletionProtection: z.boolean().optional(),
+    paused: z.boolean().optional(),
     resourceVersion: z.string().max(64).optional(),
     dryRun: z.boolean().optional(),
   })
   .strict()
   .refine(
-    b => ['version', 'replicas', 'storage', 'resources', 'deletionProtection'].some(k => (b as any)[k] !== undefined),
-    'nothing to change: give version, replicas, storage, resources or deletionProtection',
+    b => ['version', 'replicas', 'storage', 'resources', 'deletionProtection', 'paused'].some(k => (b as any)[k] !== undefined),
+    'nothing to change: give version, replicas, storage, resources, deletionProtection or paused',
   );
 
 const entityQuery = z.object({ entityRef }).strict();
@@ -350,6 +352,7 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
     if (body.storage?.size !== undefined) spec.storage = { size: body.storage.size };
     if (body.resources !== undefined) spec.resources = body.resources;
     if (body.deletionProtection !== undefined) spec.deletionProtection = body.deletionProtection;
+    if (body.paused !== undefined) spec.paused = body.paused;
     const patch: Record<string, unknown> = { spec };
     if (body.resourceVersion) patch.metadata = { resourceVersion: body.resourceVersion };
     const updated = await write(req, 'update', p, who.actor, body, async () => {

@@ -94,6 +94,8 @@ export interface UpdateInstanceRequest {
   storage?: { size?: string };
   resources?: DatabaseInstanceSpec['resources'];
   deletionProtection?: boolean;
+  /** Pause (true) or resume (false) the instance, where its operator can. */
+  paused?: boolean;
   /** The resourceVersion the user saw (409 when the instance changed since). */
   resourceVersion?: string;
   dryRun?: boolean;

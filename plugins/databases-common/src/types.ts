@@ -77,6 +77,11 @@ export interface DatabaseInstanceSpec {
   resources?: { requests?: ResourceList; limits?: ResourceList };
   /** Delete is refused while true. */
   deletionProtection?: boolean;
+  /**
+   * True: the operator is told to stop (hibernate, suspend or stop reconciling) the instance;
+   * false resumes it. Refused for operators that cannot (docs/phases.md).
+   */
+  paused?: boolean;
 }
 
 export interface SourceRef {
@@ -156,6 +161,8 @@ export interface DatabaseEngineSpec {
    * Services, for example, make it shorter than Kubernetes' 63).
    */
   maxNameLength?: number;
+  /** Whether `spec.paused` can pause its instances (absent from apiservers that predate it). */
+  pausable?: boolean;
   /** Per offered topology: the replica counts it allows (absent from apiservers that predate them). */
   replicas?: Partial<Record<DatabaseTopology, EngineReplicas>>;
 }

@@ -853,6 +853,61 @@ if (choice.kind === 'skip') {
         STEP,
       );
 
+      const pauseCase = (name: string, engine: string) => ({
+        async created() {
+          await kubectl.ok(['create', '-f', '-'], manifest(name, { engine }));
+          const source = (await kubectl.json(['get', 'dbi', name, '-n', ns])).status.source;
+          const group = source.apiVersion.split('/')[0];
+          return () => kubectl.json(['get', `${source.kind.toLowerCase()}.${group}`, name, '-n', ns]);
+        },
+        patch: (paused: boolean) =>
+          kubectl.run(['patch', 'dbi', name, '-n', ns, '--type=merge', '-p', JSON.stringify({ spec: { paused } })]),
+        get: () => kubectl.json(['get', 'dbi', name, '-n', ns]),
+        remove: () => kubectl.ok(['delete', 'dbi', name, '-n', ns, '--timeout=30s']),
+      });
+
+      it.each(ENGINE_CASES.filter(c => c.pause))(
+        "$engine: spec.paused writes the operator's own pause, the instance is Paused, and false resumes it",
+        async c => {
+          const t = pauseCase(`conf-pause-${c.engine}`, c.engine);
+          const operatorObject = await t.created();
+          expect((await t.patch(true)).stderr).toBe('');
+          expect(c.pause!.read(await operatorObject())).toEqual(c.pause!.value);
+          const instance = await t.get();
+          expect(instance.spec.paused).toBe(true);
+          // the owner's word decides, whether or not an operator has written a status yet
+          expect(instance.status.phase).toBe('Paused');
+          expect((await t.patch(false)).stderr).toBe('');
+          // gone, or the CRD's default (mariadb-operator defaults spec.suspend to false)
+          expect(c.pause!.read(await operatorObject())).not.toEqual(c.pause!.value);
+          const resumed = await t.get();
+          expect(resumed.spec.paused).toBeUndefined();
+          expect(resumed.status.phase).not.toBe('Paused');
+          await t.remove();
+        },
+        STEP,
+      );
+
+      it.each(ENGINE_CASES.filter(c => !c.pause))(
+        '$engine: spec.paused: true is refused naming the field, and nothing changes',
+        async c => {
+          const t = pauseCase(`conf-pause-${c.engine}`, c.engine);
+          const operatorObject = await t.created();
+          const before = await operatorObject();
+          const refused = await t.patch(true);
+          expect(refused.code).not.toBe(0);
+          expect(refused.stderr).toMatch(/is invalid: spec\.paused: Forbidden: .* has no documented way to pause/);
+          expect((await t.get()).spec.paused).toBeUndefined();
+          // (its status and the apiserver's ready-spec record may move, an operator may be
+          // running; what the client asked for did not)
+          const after = await operatorObject();
+          expect(after.spec).toEqual(before.spec);
+          expect(after.metadata.labels).toEqual(before.metadata.labels);
+          await t.remove();
+        },
+        STEP,
+      );
+
       it(
         'an invalid DatabaseInstance is 422 Invalid naming each bad field, and nothing is created',
         async () => {

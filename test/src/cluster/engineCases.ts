@@ -18,7 +18,14 @@ export interface EngineCase {
    * other sizes), or, where upstream has no status object, the shape its docs give.
    */
   readyStatus(sample: Manifest): Record<string, unknown>;
+  /**
+   * Where the operator documents its pause, read off its object, and the value that pauses;
+   * none where the operator has no way to pause (spec.paused: true is refused).
+   */
+  pause?: { read(operatorObject: any): unknown; value: unknown };
 }
+
+const annotation = (key: string) => (o: any) => o.metadata?.annotations?.[key];
 
 const statusOf = (file: string): Record<string, any> => {
   const status = readManifest(file).status;
@@ -44,6 +51,7 @@ export const ENGINE_CASES: EngineCase[] = [
     sampleFile: 'mariadb-operator/samples/mariadb_minimal.yaml',
     readyStatus: () =>
       statusOf('mariadb-operator/status/mariadb-ready.argocd-fixture.yaml'),
+    pause: { read: o => o.spec?.suspend, value: true },
   },
   {
     engine: 'mysql',
@@ -88,6 +96,10 @@ export const ENGINE_CASES: EngineCase[] = [
       availableNodes: nodeCount(sample),
       version: sample.spec.version,
     }),
+    pause: {
+      read: annotation('eck.k8s.elastic.co/pause-orchestration'),
+      value: 'true',
+    },
   },
   {
     engine: 'rabbitmq',
@@ -100,6 +112,10 @@ export const ENGINE_CASES: EngineCase[] = [
       statusOf(
         'rabbitmq-cluster-operator/status/rabbitmqcluster-ready.argocd-fixture.yaml',
       ),
+    pause: {
+      read: o => o.metadata?.labels?.['rabbitmq.com/pauseReconciliation'],
+      value: 'true',
+    },
   },
   {
     engine: 'postgresql',
@@ -112,5 +128,6 @@ export const ENGINE_CASES: EngineCase[] = [
     // The captured healthy Cluster of the same name and size: 3/3 ready, primary as targeted.
     readyStatus: () =>
       statusOf('cloudnative-pg/status/cluster-healthy.argocd-fixture.yaml'),
+    pause: { read: annotation('cnpg.io/hibernation'), value: 'on' },
   },
 ];

@@ -1,3 +1,4 @@
+import { pausedOf } from '../../writes/pauseSwitch';
 import type { Condition, Endpoint } from '@internal/plugin-databases-common';
 import { toInstance } from '../../status/toInstance';
 import { adapterBasics } from '../shared/adapterBasics';
@@ -18,7 +19,7 @@ import { storageOf } from '../shared/storageOf';
 import type { KubeObject, OperatorAdapter, SourceKind } from '../types';
 import { appSecretName } from './appSecretName';
 import { clusterFacts } from './clusterFacts';
-import { POSTGRES_PORT, postgresqlWriteSide } from './write';
+import { POSTGRES_PORT, postgresqlPause, postgresqlWriteSide } from './write';
 
 const CLUSTER: SourceKind = {
   group: 'postgresql.cnpg.io',
@@ -129,6 +130,7 @@ export const cloudnativePgAdapter: OperatorAdapter = {
         storage: storageOf(storage.size, storage.storageClass),
         resources: resourcesOf(spec.resources),
         deletionProtection: deletionProtectionOf(source),
+        paused: pausedOf(postgresqlPause, source),
       },
       facts: clusterFacts(source),
       version: runningVersion(status),

@@ -7,6 +7,7 @@ import { operatorObject } from '../../writes/operatorObject';
 import { replicaRulesOf } from '../../writes/replicaRule';
 import { resourceRequirements } from '../../writes/resources';
 import { rulesWriteSide } from '../../writes/rulesWriteSide';
+import { markerPause } from '../../writes/pauseSwitch';
 import { updateFrom } from '../../writes/updateFrame';
 import { secretValue } from '../../writes/secretValue';
 import { setResources } from '../../writes/setResources';
@@ -82,9 +83,18 @@ const initdbDatabase = (source: { spec?: any }) =>
     asRecord(asRecord(asRecord(source.spec)?.bootstrap)?.initdb)?.database,
   );
 
+/**
+ * Declarative hibernation (cnpg.io/hibernation: on): pods go, PVCs stay. A resume also lifts a
+ * disabled reconciliation loop, the other pause the operator honours.
+ */
+export const postgresqlPause = markerPause('annotations', 'cnpg.io/hibernation', 'on', {
+  'cnpg.io/reconciliationLoop': 'disabled',
+});
+
 /** The write side for CloudNativePG Clusters (standalone = 1 instance, replication = more). */
 export function postgresqlWriteSide(kind: SourceKind): AdapterWriteSide {
   return {
+    pause: postgresqlPause,
     ...rulesWriteSide(postgresqlRules, 'standalone'),
     defaults: topology => ({
       version: '18.4',
@@ -112,6 +122,7 @@ export function postgresqlWriteSide(kind: SourceKind): AdapterWriteSide {
     },
     applyUpdate: updateFrom({
       rules: postgresqlRules,
+      pause: postgresqlPause,
       refuse(current, next, previous, found) {
         const versionChanged =
           next.version && previous.version && next.version !== previous.version;

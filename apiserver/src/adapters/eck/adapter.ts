@@ -1,9 +1,10 @@
-import type { HealthColour, PhaseFacts } from '../../status/facts';
+import { pausedOf } from '../../writes/pauseSwitch';
+import type { HealthColour, PhaseFacts, Signal } from '../../status/facts';
 import { toInstance } from '../../status/toInstance';
 import { adapterBasics } from '../shared/adapterBasics';
 import { claimStorageOf } from '../shared/storageOf';
 import type { KubeObject, OperatorAdapter, SourceKind } from '../types';
-import { eckWriteSide } from './write';
+import { eckPause, eckWriteSide } from './write';
 import {
   asArray,
   asNumber,
@@ -33,6 +34,8 @@ const ELASTICSEARCH: SourceKind = {
 };
 
 const HTTP_PORT = 9200;
+const PAUSE_ORCHESTRATION = 'eck.k8s.elastic.co/pause-orchestration';
+const UNMANAGED = 'eck.k8s.elastic.co/managed';
 /** ECK's default data volume when a nodeSet declares no claim. */
 const DEFAULT_STORAGE = '1Gi';
 
@@ -120,7 +123,36 @@ export function eckFacts(source: KubeObject): PhaseFacts {
         message: `phase ${phase}`,
       };
   }
+  const paused = pausedSignal(source, status);
+  if (paused) facts.paused = paused;
   return facts;
+}
+
+/**
+ * The two pauses ECK honours: pause-orchestration (3.5; its OrchestrationPaused condition says
+ * whether spec changes are pending) and the older `managed: "false"`, which stops everything.
+ */
+function pausedSignal(
+  source: KubeObject,
+  status: Record<string, unknown>,
+): Signal | undefined {
+  const annotations = source.metadata?.annotations ?? {};
+  if (annotations[PAUSE_ORCHESTRATION] === 'true') {
+    const condition = findCondition(status, 'OrchestrationPaused');
+    return {
+      reason: 'OrchestrationPaused',
+      message:
+        condition?.status === 'True'
+          ? condition.message
+          : `${PAUSE_ORCHESTRATION}: "true" holds spec changes back until it is removed`,
+    };
+  }
+  if (annotations[UNMANAGED] === 'false')
+    return {
+      reason: 'Unmanaged',
+      message: `${UNMANAGED} is "false": ECK does not reconcile this cluster, so its status may be stale`,
+    };
+  return undefined;
 }
 
 function specStorage(spec: Record<string, any>) {
@@ -182,6 +214,7 @@ export const eckAdapter: OperatorAdapter = {
         storage: specStorage(spec),
         resources: resourcesOfNodeSets(spec),
         deletionProtection: deletionProtectionOf(source),
+        paused: pausedOf(eckPause, source),
       },
       facts: eckFacts(source),
       version: asString(status.version),

@@ -8,6 +8,7 @@ import { operatorObject } from '../../writes/operatorObject';
 import { mergeResources, resourceRequirements } from '../../writes/resources';
 import { secretValue } from '../../writes/secretValue';
 import { rulesWriteSide } from '../../writes/rulesWriteSide';
+import { markerPause } from '../../writes/pauseSwitch';
 import { updateFrom } from '../../writes/updateFrame';
 import { compareVersions, majorOf } from '../../writes/version';
 import { asArray, asRecord, nameOf, namespaceOf } from '../shared/read';
@@ -63,9 +64,21 @@ function upgradePathProblem(from: string, to: string): FieldCause | undefined {
 
 const elasticUserSecret = (name: string) => `${name}-es-elastic-user`;
 
+/**
+ * ECK 3.5's pause-orchestration annotation: spec changes wait, certificates and health keep
+ * going. A resume also lifts the older, deprecated `managed: "false"`.
+ */
+export const eckPause = markerPause(
+  'annotations',
+  'eck.k8s.elastic.co/pause-orchestration',
+  'true',
+  { 'eck.k8s.elastic.co/managed': 'false' },
+);
+
 /** The write side for Elasticsearch objects: one node set `default` holding every node. */
 export function eckWriteSide(kind: SourceKind): AdapterWriteSide {
   return {
+    pause: eckPause,
     ...rulesWriteSide(eckRules, 'cluster'),
     defaults: () => ({
       version: '9.4.3',
@@ -108,6 +121,7 @@ export function eckWriteSide(kind: SourceKind): AdapterWriteSide {
     },
     applyUpdate: updateFrom({
       rules: eckRules,
+      pause: eckPause,
       refuse(current, next, previous) {
         const causes: FieldCause[] = [];
         const path =

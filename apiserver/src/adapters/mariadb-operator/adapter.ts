@@ -1,3 +1,4 @@
+import { pausedOf } from '../../writes/pauseSwitch';
 import type {
   DatabaseTopology,
   Endpoint,
@@ -7,7 +8,7 @@ import { toInstance } from '../../status/toInstance';
 import { adapterBasics } from '../shared/adapterBasics';
 import { claimStorageOf, storageOf } from '../shared/storageOf';
 import type { KubeObject, OperatorAdapter, SourceKind } from '../types';
-import { mariadbWriteSide } from './write';
+import { mariadbPause, mariadbWriteSide } from './write';
 import {
   asNumber,
   asRecord,
@@ -151,6 +152,12 @@ export function mariadbFacts(source: KubeObject): PhaseFacts {
       if (reason) facts.notReadyReason = pascalCase(reason);
     }
   }
+  // spec.suspend set and the operator not yet saying so: the owner's word already holds
+  if (spec.suspend === true && !facts.paused)
+    facts.paused = {
+      reason: 'Suspended',
+      message: 'spec.suspend is true: the operator does not reconcile this MariaDB',
+    };
   if (galeraReady?.status === 'False' && !facts.error) {
     // Recovery after a full outage (galeraRecovery present) is the documented degraded state;
     // without it the cluster is still forming.
@@ -244,6 +251,7 @@ export const mariadbOperatorAdapter: OperatorAdapter = {
         storage: specStorage(spec),
         resources: resourcesOf(spec.resources),
         deletionProtection: deletionProtectionOf(source),
+        paused: pausedOf(mariadbPause, source),
       },
       facts: mariadbFacts(source),
       // defaultVersion is what the operator runs when the image tag names no version.

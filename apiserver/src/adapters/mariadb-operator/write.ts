@@ -10,6 +10,7 @@ import { setResources } from '../../writes/setResources';
 import { storageRequest } from '../../writes/storageRequest';
 import { secretValue } from '../../writes/secretValue';
 import { rulesWriteSide } from '../../writes/rulesWriteSide';
+import { specFieldPause } from '../../writes/pauseSwitch';
 import { updateFrom } from '../../writes/updateFrame';
 import { asRecord, asString, nameOf, namespaceOf } from '../shared/read';
 import type {
@@ -90,9 +91,13 @@ function topologySpec(topology: DatabaseTopology | undefined) {
   return {};
 }
 
+/** spec.suspend: the operator stops reconciling (its Ready condition then says Suspended). */
+export const mariadbPause = specFieldPause('suspend');
+
 /** The write side for MariaDB objects. */
 export function mariadbWriteSide(kind: SourceKind): AdapterWriteSide {
   return {
+    pause: mariadbPause,
     ...rulesWriteSide(mariadbRules, 'standalone'),
     defaults: (topology): InstanceDefaults => ({
       version: '11.4',
@@ -124,6 +129,7 @@ export function mariadbWriteSide(kind: SourceKind): AdapterWriteSide {
     },
     applyUpdate: updateFrom({
       rules: mariadbRules,
+      pause: mariadbPause,
       write(spec, change) {
         if (change.version)
           spec.image = imageAtVersion(spec.image, change.version, IMAGE);

@@ -1,9 +1,10 @@
+import { pausedOf } from '../../writes/pauseSwitch';
 import type { PhaseFacts } from '../../status/facts';
 import { toInstance } from '../../status/toInstance';
 import { adapterBasics } from '../shared/adapterBasics';
 import { storageOf } from '../shared/storageOf';
 import type { KubeObject, OperatorAdapter, SourceKind } from '../types';
-import { rabbitmqWriteSide } from './write';
+import { rabbitmqPause, rabbitmqWriteSide } from './write';
 import {
   asNumber,
   asRecord,
@@ -150,6 +151,7 @@ export const rabbitmqClusterOperatorAdapter: OperatorAdapter = {
         storage: specStorage(spec),
         resources: resourcesOf(spec.resources),
         deletionProtection: deletionProtectionOf(source),
+        paused: pausedOf(rabbitmqPause, source),
       },
       facts: rabbitmqFacts(source),
       endpoints: [

@@ -9,6 +9,7 @@ import { setResources } from '../../writes/setResources';
 import { storageRequest } from '../../writes/storageRequest';
 import { secretValue } from '../../writes/secretValue';
 import { rulesWriteSide } from '../../writes/rulesWriteSide';
+import { markerPause } from '../../writes/pauseSwitch';
 import { updateFrom } from '../../writes/updateFrame';
 import { asRecord, asString, nameOf, namespaceOf } from '../shared/read';
 import type { AdapterWriteSide, KubeObject, SourceKind } from '../types';
@@ -59,9 +60,17 @@ function defaultUserSecret(source: KubeObject): string {
   );
 }
 
+/** The operator's pause-reconciliation label (controllers/reconcile_paused.go). */
+export const rabbitmqPause = markerPause(
+  'labels',
+  'rabbitmq.com/pauseReconciliation',
+  'true',
+);
+
 /** The write side for RabbitmqCluster objects (standalone = 1 replica, cluster = more). */
 export function rabbitmqWriteSide(kind: SourceKind): AdapterWriteSide {
   return {
+    pause: rabbitmqPause,
     ...rulesWriteSide(rabbitmqRules, 'standalone'),
     defaults: topology => ({
       version: '4.2.6',
@@ -88,6 +97,7 @@ export function rabbitmqWriteSide(kind: SourceKind): AdapterWriteSide {
     },
     applyUpdate: updateFrom({
       rules: rabbitmqRules,
+      pause: rabbitmqPause,
       write(spec, change) {
         if (change.version)
           spec.image = imageAtVersion(

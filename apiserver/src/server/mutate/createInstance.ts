@@ -97,6 +97,8 @@ export async function createInstance(ctx: HandlerContext, deps: WriteDeps): Prom
 
   const kind = write.kindFor(instance.spec.topology!);
   const object = write.toOperatorObject(instance, { requestedBy: user.username || undefined });
+  // created paused: the operator is told before it ever acts (prepareCreate refused it where it cannot)
+  if (instance.spec.paused === true) write.pause?.set(object, true);
   const source = { adapter, kind };
 
   if (options.dryRun) {

@@ -34,6 +34,7 @@ const INSTANCE_SHAPE: Shape = {
     storage: { size: true, storageClassName: true },
     resources: true,
     deletionProtection: true,
+    paused: true,
   },
   // status is ignored on writes, whatever it holds
   status: true,

@@ -344,6 +344,8 @@ export class OperatorEmulator {
       changes++;
     }
 
+    if (op.paused?.(cr)) return changes + this.reportPaused(op, kind, cr, world, control);
+
     const w = world;
     const desired = op.desired(cr, kind, { current: name => w.sets.get(name) });
     const sets = new Map<string, StatefulSetState>();
@@ -399,6 +401,29 @@ export class OperatorEmulator {
       reconcileError: desired.reconcileError,
     };
     return changes + this.writeStatus(op, kind, cr, obs);
+  }
+
+  /** A paused object: nothing is stepped or created; the operator only says that it is paused. */
+  private reportPaused(
+    op: EmulatedOperator,
+    kind: CustomKind,
+    cr: StoredObject,
+    w: World,
+    control: { mode: HealthMode; message?: string },
+  ): number {
+    const states = [...w.sets.values()];
+    return this.writeStatus(op, kind, cr, {
+      stage: computeStage(control.mode, states, w.everReady),
+      sets: states,
+      desiredReplicas: states.reduce((n, s) => n + s.replicas, 0),
+      readyReplicas: states.reduce((n, s) => n + s.ready, 0),
+      generation: cr.metadata.generation ?? 1,
+      now: kubeTime(this.now()),
+      message: control.message,
+      runningVersion: w.runningVersion,
+      createTime: w.createTime,
+      paused: true,
+    });
   }
 
   private finalize(

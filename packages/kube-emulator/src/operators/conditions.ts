@@ -32,3 +32,21 @@ export function nextConditions(
     };
   });
 }
+
+/**
+ * The previous conditions with one set (replaced by type, or added last), as an operator
+ * that writes a single condition leaves the others it wrote before as they were.
+ */
+export function withCondition(
+  previous: unknown,
+  wanted: Omit<Condition, 'lastTransitionTime'>,
+  now: string,
+): Condition[] {
+  const prev = Array.isArray(previous) ? (previous as Condition[]) : [];
+  const others = prev.filter(p => p?.type !== wanted.type);
+  const [set] = nextConditions(prev, [wanted], now);
+  const at = prev.findIndex(p => p?.type === wanted.type);
+  return at < 0
+    ? [...others, set]
+    : [...others.slice(0, at), set, ...others.slice(at)];
+}

@@ -132,6 +132,8 @@ export interface Observation {
   /** When the operator first saw the object. */
   createTime: string;
   reconcileError?: { reason: string; message: string };
+  /** The owner paused the object (EmulatedOperator.paused): its members were left as they were. */
+  paused?: boolean;
 }
 
 /** Lets `desired` look at the emulated pods as they are before this round. */
@@ -160,6 +162,11 @@ export interface EmulatedOperator {
     kind: CustomKind,
     obs: Observation,
   ): Record<string, unknown> | undefined;
+  /**
+   * The owner told the operator to keep its hands off (a suspend field, a pause label or
+   * annotation): members stay as they are and `status` renders the observation with `paused`.
+   */
+  paused?(cr: StoredObject): boolean;
   /** When failed, keep pods running (e.g. Elasticsearch red: nodes up, primaries unassigned). */
   failedKeepsPods?: boolean;
   /** This operator's objects in the demo seed. */

@@ -22,6 +22,7 @@ export function makeInstance(options: {
   replicas?: number;
   ready?: number;
   deletionProtection?: boolean;
+  paused?: boolean;
   owner?: string;
   component?: string;
   reason?: string;
@@ -46,6 +47,7 @@ export function makeInstance(options: {
         topology: 'galera',
         replicas: options.replicas ?? 3,
         deletionProtection: options.deletionProtection,
+        ...(options.paused !== undefined && { paused: options.paused }),
       },
       status: {
         phase: options.phase ?? 'Ready',
@@ -91,6 +93,7 @@ export function makeEngine(
           topologies: ['standalone', 'replication', 'galera'],
           versions: ['11.4', '10.11'],
           maxNameLength: 52,
+          pausable: true,
           defaults: { engine, topology: 'standalone', version: '11.4', replicas: 1, storage: { size: '10Gi' } },
           sizes: [makeSize('small', '10Gi', '250m', '512Mi', '1Gi'), makeSize('medium', '50Gi', '500m', '1Gi', '2Gi')],
           replicas: {
@@ -106,6 +109,7 @@ export function makeEngine(
           kinds: [],
           topologies: ['standalone'],
           versions: ['7.2'],
+          pausable: false,
           defaults: { engine, topology: 'standalone', version: '7.2', replicas: 1, storage: { size: '1Gi' } },
           sizes: [makeSize('small', '1Gi', '100m', '128Mi')],
           replicas: { standalone },

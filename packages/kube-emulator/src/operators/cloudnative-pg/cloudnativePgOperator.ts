@@ -1,6 +1,6 @@
 import type { StoredObject } from '../../store/types';
 import { cloudnativePgDemo } from './demo';
-import { nextConditions } from '../conditions';
+import { nextConditions, withCondition } from '../conditions';
 import { randomPassword, revisionHash } from '../dependentObjects';
 import { count, imageTag } from '../specHelpers';
 import type {
@@ -37,6 +37,9 @@ const PORT = 5432;
 const spec = (cr: StoredObject): Record<string, any> =>
   (cr.spec as Record<string, any>) ?? {};
 
+const hibernated = (cr: StoredObject) =>
+  cr.metadata.annotations?.['cnpg.io/hibernation'] === 'on';
+
 /** The PostgreSQL version an image tag names (`18.4-system-trixie` → `18.4`). */
 const versionOf = (image: string) =>
   /^(\d+(?:\.\d+)*)/.exec(imageTag(image) ?? '')?.[1];
@@ -68,7 +71,8 @@ function desired(cr: StoredObject): DesiredState {
     statefulSets: [
       {
         name,
-        replicas: count(s.instances, 1),
+        // declarative hibernation: every instance pod goes, its PVC stays
+        replicas: hibernated(cr) ? 0 : count(s.instances, 1),
         revision: revisionHash({
           image,
           resources: s.resources,
@@ -170,10 +174,30 @@ function status(
   _kind: CustomKind,
   obs: Observation,
 ): Record<string, unknown> | undefined {
-  // The Cluster has no finalizer: children go by ownerReference, the status stays as it was.
-  if (obs.stage === 'deleting')
+  // The Cluster has no finalizer: children go by ownerReference, the status stays as it was;
+  // so it does with the reconciliation loop disabled.
+  if (obs.stage === 'deleting' || obs.paused)
     return cr.status as Record<string, unknown> | undefined;
   const previous = (cr.status as Record<string, any>) ?? {};
+  // hibernated (docs/declarative_hibernation.md): the phase and Ready stay as they were, the
+  // cnpg.io/hibernation condition says so, and no instance runs
+  if (hibernated(cr)) {
+    const { readyInstances: _gone, instancesStatus: _none, ...kept } = previous;
+    return {
+      ...kept,
+      instances: 0,
+      conditions: withCondition(
+        previous.conditions,
+        {
+          type: 'cnpg.io/hibernation',
+          status: 'True',
+          reason: 'Hibernated',
+          message: 'Cluster has been hibernated',
+        },
+        obs.now,
+      ),
+    };
+  }
   const name = cr.metadata.name;
   const image = imageOf(cr);
   const { phase, phaseReason } = phaseOf(name, obs);
@@ -263,5 +287,8 @@ export const cloudnativePgOperator: EmulatedOperator = {
   id: 'cloudnative-pg',
   kinds: [CNPG_CLUSTER_KIND],
   desired: cr => desired(cr),
+  // cnpg.io/reconciliationLoop: disabled leaves the cluster and its status alone
+  paused: cr =>
+    cr.metadata.annotations?.['cnpg.io/reconciliationLoop'] === 'disabled',
   status,
 };

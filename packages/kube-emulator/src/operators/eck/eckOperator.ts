@@ -1,6 +1,11 @@
 import type { StoredObject } from '../../store/types';
 import { eckDemo } from './demo';
-import { nextConditions } from '../conditions';
+import { nextConditions, withCondition } from '../conditions';
+
+const pausesOrchestration = (cr: StoredObject) =>
+  cr.metadata.annotations?.['eck.k8s.elastic.co/pause-orchestration'] === 'true';
+const unmanaged = (cr: StoredObject) =>
+  cr.metadata.annotations?.['eck.k8s.elastic.co/managed'] === 'false';
 import { jsonEqual as deepEqual } from '../../store/jsonEqual';
 import { randomPassword, revisionHash } from '../dependentObjects';
 import { count } from '../specHelpers';
@@ -145,6 +150,24 @@ function status(
   const previous = (cr.status as Record<string, any>) ?? {};
   if (obs.stage === 'deleting')
     return cr.status as Record<string, unknown> | undefined;
+  // ECK 3.5 pause-orchestration: spec changes wait, the rest of the status stays as it was
+  // (pkg/controller/common/pause.go); `managed: "false"` stops even that (status frozen)
+  if (obs.paused) {
+    if (!pausesOrchestration(cr)) return cr.status as Record<string, unknown> | undefined;
+    return {
+      ...previous,
+      conditions: withCondition(
+        previous.conditions,
+        {
+          type: 'OrchestrationPaused',
+          status: 'True',
+          message:
+            'Orchestration paused via annotation; no pending spec changes detected',
+        },
+        obs.now,
+      ),
+    };
+  }
   const ns = cr.metadata.namespace;
   const name = cr.metadata.name;
   const reachable = obs.readyReplicas > 0;
@@ -192,6 +215,16 @@ function status(
               },
         ]
       : []),
+    // once paused, the condition stays, False (MaybeResetPausedCondition)
+    ...((previous.conditions ?? []).some((c: any) => c?.type === 'OrchestrationPaused')
+      ? [
+          {
+            type: 'OrchestrationPaused',
+            status: 'False' as const,
+            message: 'Orchestration has resumed normally',
+          },
+        ]
+      : []),
   ];
   return {
     availableNodes: obs.readyReplicas,
@@ -216,6 +249,7 @@ export const eckOperator: EmulatedOperator = {
   id: 'eck',
   kinds: [ELASTICSEARCH_KIND],
   desired: cr => desired(cr),
+  paused: cr => pausesOrchestration(cr) || unmanaged(cr),
   status,
   failedKeepsPods: true,
 };

@@ -1,6 +1,6 @@
 import type { StoredObject } from '../../store/types';
 import { mariadbDemo } from './demo';
-import { nextConditions } from '../conditions';
+import { nextConditions, withCondition } from '../conditions';
 import { randomPassword, revisionHash } from '../dependentObjects';
 import { count, imageTag, secretsByName } from '../specHelpers';
 import type {
@@ -113,6 +113,13 @@ function desired(cr: StoredObject): DesiredState {
   };
 }
 
+const SUSPENDED = {
+  type: 'Ready',
+  status: 'False' as const,
+  reason: 'Suspended',
+  message: 'Suspended',
+};
+
 function readyCondition(cr: StoredObject, obs: Observation) {
   switch (obs.stage) {
     case 'ready':
@@ -192,6 +199,12 @@ function status(
   const prevConditions: any[] = Array.isArray(previous.conditions)
     ? previous.conditions
     : [];
+  // spec.suspend: the operator stops at once and says only this (ConditionReasonSuspended)
+  if (obs.paused)
+    return {
+      ...previous,
+      conditions: withCondition(prevConditions, SUSPENDED, obs.now),
+    };
   const wanted = [readyCondition(cr, obs)];
   if (isGalera(cr)) {
     wanted.push(
@@ -282,5 +295,6 @@ export const mariadbOperator: EmulatedOperator = {
   id: 'mariadb-operator',
   kinds: [MARIADB_KIND],
   desired: cr => desired(cr),
+  paused: cr => spec(cr).suspend === true,
   status,
 };

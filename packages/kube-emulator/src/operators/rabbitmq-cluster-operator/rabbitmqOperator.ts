@@ -1,6 +1,8 @@
 import type { StoredObject } from '../../store/types';
 import { rabbitmqDemo } from './demo';
-import { nextConditions } from '../conditions';
+import { nextConditions, withCondition } from '../conditions';
+
+const PAUSE_LABEL = 'rabbitmq.com/pauseReconciliation';
 import { randomPassword, revisionHash } from '../dependentObjects';
 import { count, imageTag } from '../specHelpers';
 import type {
@@ -127,6 +129,21 @@ function status(
   const previous = (cr.status as Record<string, any>) ?? {};
   if (obs.stage === 'deleting')
     return cr.status as Record<string, unknown> | undefined;
+  // paused by its label: the status stays frozen but for a warning (controllers/reconcile_paused.go)
+  if (obs.paused)
+    return {
+      ...previous,
+      conditions: withCondition(
+        previous.conditions,
+        {
+          type: 'NoWarnings',
+          status: 'False',
+          reason: 'reconciliation paused',
+          message: `label '${PAUSE_LABEL}' is set to true`,
+        },
+        obs.now,
+      ),
+    };
   const s = spec(cr);
   const name = cr.metadata.name;
   const ns = cr.metadata.namespace ?? '';
@@ -224,5 +241,6 @@ export const rabbitmqOperator: EmulatedOperator = {
   kinds: [RABBITMQCLUSTER_KIND],
   finalizer: () => 'deletion.finalizers.rabbitmqclusters.rabbitmq.com',
   desired: (cr, _kind, ctx) => desired(cr, ctx),
+  paused: cr => cr.metadata.labels?.[PAUSE_LABEL] === 'true',
   status,
 };

@@ -22,7 +22,8 @@ import { ErrorExplanation } from '../ErrorExplanation';
 export function actionBlockers(
   instance: DatabaseInstance,
   permissions: { update: boolean; delete: boolean },
-): { scale?: string; upgrade?: string; delete?: string; protection?: string } {
+  engine?: DatabaseEngine,
+): { scale?: string; upgrade?: string; delete?: string; protection?: string; pause?: string } {
   const deleting = instance.status?.phase === 'Deleting' || !!instance.metadata.deletionTimestamp;
   const gone = deleting ? 'It is being deleted.' : undefined;
   const noUpdate = permissions.update ? undefined : 'You do not have permission to change this database.';
@@ -30,6 +31,13 @@ export function actionBlockers(
     scale: gone ?? noUpdate,
     upgrade: gone ?? noUpdate,
     protection: gone ?? noUpdate,
+    // a paused instance can always be resumed; only an engine that says it cannot pause blocks a pause
+    pause:
+      gone ??
+      noUpdate ??
+      (!instance.spec.paused && engine?.spec.pausable === false
+        ? `${engine.spec.operator} has no way to pause a database.`
+        : undefined),
     delete:
       gone ??
       (permissions.delete ? undefined : 'You do not have permission to delete this database.') ??
@@ -96,7 +104,7 @@ function ConfirmDialog(props: {
 }
 
 /**
- * Scale, upgrade, deletion protection and delete, each confirmed in a dialog; disabled with the
+ * Scale, upgrade, deletion protection, pause/resume and delete, each confirmed in a dialog; disabled with the
  * reason when a permission or deletion protection forbids it.
  */
 export function InstanceActions(props: {
@@ -110,8 +118,8 @@ export function InstanceActions(props: {
 }) {
   const api = useApi(databasesApiRef);
   const { instance } = props;
-  const blockers = actionBlockers(instance, props.permissions);
-  const [open, setOpen] = useState<'scale' | 'upgrade' | 'delete' | 'protection'>();
+  const blockers = actionBlockers(instance, props.permissions, props.engine);
+  const [open, setOpen] = useState<'scale' | 'upgrade' | 'delete' | 'protection' | 'pause'>();
   const [replicas, setReplicas] = useState(String(instance.spec.replicas ?? 1));
   const [version, setVersion] = useState(instance.spec.version ?? '');
   const [confirmName, setConfirmName] = useState('');
@@ -119,6 +127,7 @@ export function InstanceActions(props: {
   const [error, setError] = useState<unknown>();
   const name = instance.metadata.name ?? '';
   const protectedNow = !!instance.spec.deletionProtection;
+  const pausedNow = !!instance.spec.paused;
 
   const openDialog = (which: typeof open) => {
     setError(undefined);
@@ -156,6 +165,11 @@ export function InstanceActions(props: {
         label={protectedNow ? 'Unprotect' : 'Protect'}
         blocker={blockers.protection}
         onClick={() => openDialog('protection')}
+      />
+      <ActionButton
+        label={pausedNow ? 'Resume' : 'Pause'}
+        blocker={blockers.pause}
+        onClick={() => openDialog('pause')}
       />
       <ActionButton label="Delete" color="secondary" blocker={blockers.delete} onClick={() => openDialog('delete')} />
 
@@ -235,6 +249,23 @@ export function InstanceActions(props: {
           {protectedNow
             ? 'Without protection, anyone allowed to delete it can do so.'
             : 'While protected, nobody can delete it, through the portal or kubectl.'}
+        </DialogContentText>
+      </ConfirmDialog>
+
+      <ConfirmDialog
+        open={open === 'pause'}
+        title={pausedNow ? `Resume ${name}` : `Pause ${name}`}
+        confirmLabel={pausedNow ? 'Resume' : 'Pause'}
+        busy={busy}
+        error={error}
+        doing={`${pausedNow ? 'resume' : 'pause'} ${name}`}
+        onClose={() => setOpen(undefined)}
+        onConfirm={() => run(() => api.updateInstance(props.instanceRef, { paused: !pausedNow, resourceVersion: rv }))}
+      >
+        <DialogContentText>
+          {pausedNow
+            ? 'The operator takes care of it again and applies any change that waited; the phase leaves Paused once it has.'
+            : 'The operator is told to leave it alone: depending on the operator its servers stop while its data stays (hibernation), or it keeps serving but no change is applied until it is resumed. The phase shows Paused.'}
         </DialogContentText>
       </ConfirmDialog>
 

@@ -155,6 +155,31 @@ describe('InstancePage', () => {
     expect(api.updateInstance).not.toHaveBeenCalled();
   });
 
+  it('pauses after confirmation, and then offers Resume', async () => {
+    const api = new FakeDatabasesApi();
+    api.getInstance.mockResolvedValue(makeInstance({ name: 'orders-db' }));
+    api.updateInstance.mockResolvedValue(
+      makeInstance({ name: 'orders-db', phase: 'Paused', reason: 'Suspended', paused: true }),
+    );
+    await render(api, true);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Pause' })).toBeEnabled());
+    fireEvent.click(screen.getByRole('button', { name: 'Pause' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText(/The phase shows Paused/)).toBeInTheDocument();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Pause' }));
+    await waitFor(() => expect(api.updateInstance).toHaveBeenCalledWith(ref, { paused: true, resourceVersion: '1' }));
+    await waitFor(() => expect(screen.getByTestId('phase-banner')).toHaveTextContent('Paused'));
+    expect(await screen.findByRole('button', { name: 'Resume' })).toBeEnabled();
+  });
+
+  it('says why Pause is off for an engine whose operator cannot pause', async () => {
+    const api = new FakeDatabasesApi();
+    api.getInstance.mockResolvedValue(makeInstance({ name: 'cache', engine: 'redis' }));
+    await render(api, true, { ...ref, name: 'cache' });
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Pause' })).toBeDisabled());
+    expect(screen.getByTestId('blocked-pause')).toHaveAttribute('aria-label', 'redis-operator has no way to pause a database.');
+  });
+
   it('deletes only after the name is typed', async () => {
     const api = new FakeDatabasesApi();
     api.getInstance.mockResolvedValue(makeInstance({ name: 'orders-db' }));
