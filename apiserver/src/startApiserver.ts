@@ -17,7 +17,9 @@ import {
 import { InformerInstanceStore } from './cache';
 import { ReadySpecRecorder } from './cache/ReadySpecRecorder';
 import { loadEngineConfig, validationContexts } from './engines';
-import { createKubeConfig, KubeApiWriter, kubeInformerFactory } from './kube';
+import { EventMirror } from './events/EventMirror';
+import { EVENTS } from './events/mirroredEvent';
+import { createKubeConfig, KubeApiWriter, kubeInformerFactory, stripBulkyFields } from './kube';
 import type { Options } from './options/Options';
 import {
   ConfigMapPolicyChecker,
@@ -39,6 +41,8 @@ export interface RunningApiserver {
   store: InformerInstanceStore;
   /** Records each instance's last Ready spec on its operator object (see ReadySpecRecorder). */
   readySpecs: Pick<ReadySpecRecorder, 'idle'>;
+  /** Mirrors the operators' events onto the instances (see EventMirror). */
+  events: Pick<EventMirror, 'idle'>;
   /**
    * Graceful shutdown (contract §10.6): unready at once, keep serving `delayMs`, then stop
    * accepting connections, end every watch cleanly and let requests in flight finish. With
@@ -154,6 +158,15 @@ export async function startApiserver(
   // the last Ready spec, kept in the cluster so every replica tells a rollout from a fault alike
   const readySpecs = new ReadySpecRecorder({ store, writer, logger });
   void readySpecs.start();
+  // the events of operator objects and their children, as the instances' own (kubectl describe)
+  const events = new EventMirror({
+    store,
+    writer,
+    logger,
+    watchEvents: compact =>
+      kubeInformerFactory(kc, (_t, o) => compact(stripBulkyFields(o)))(EVENTS, { onListed: () => {} }),
+  });
+  void events.start().catch(err => logger.warn('Mirroring events stopped', { error: String(err) }));
 
   let shuttingDown = false;
   const app = createApp({
@@ -229,6 +242,7 @@ export async function startApiserver(
     app,
     store,
     readySpecs,
+    events,
     async shutdown(delayMs = 0, graceMs?: number) {
       shuttingDown = true;
       app.control.beginShutdown();
@@ -247,6 +261,7 @@ export async function startApiserver(
       await server.close();
       clearTimeout(cut);
       readySpecs.stop();
+      await events.stop();
       store.stop();
       policySource?.stop();
       namespaceLabels?.stop();

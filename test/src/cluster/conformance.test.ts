@@ -909,6 +909,51 @@ if (choice.kind === 'skip') {
       );
 
       it(
+        "an event about the operator object's pod is the instance's own: kubectl describe dbi and get events show it",
+        async () => {
+          const name = 'conf-events';
+          await kubectl.ok(['create', '-f', '-'], manifest(name, { engine: 'rabbitmq' }));
+          const dbi = await kubectl.json(['get', 'dbi', name, '-n', ns]);
+          // as kubelet writes it about the operator's first pod (`<name>-server-0`)
+          await kubectl.ok(
+            ['create', '-f', '-'],
+            JSON.stringify({
+              apiVersion: 'v1',
+              kind: 'Event',
+              metadata: { name: `${name}-server-0.conformance`, namespace: ns },
+              involvedObject: { apiVersion: 'v1', kind: 'Pod', name: `${name}-server-0`, namespace: ns },
+              reason: 'BackOff',
+              message: 'Back-off restarting failed container rabbitmq',
+              type: 'Warning',
+              count: 2,
+              firstTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+              lastTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+              source: { component: 'kubelet' },
+            }),
+          );
+          const selector = `involvedObject.kind=DatabaseInstance,involvedObject.name=${name}`;
+          let mirrored: any[] = [];
+          // the apiserver writes the mirror from its watch of events: wait for it (each try is a kubectl call)
+          for (let i = 0; i < 100 && mirrored.length === 0; i++)
+            mirrored = (await kubectl.json(['get', 'events', '-n', ns, '--field-selector', selector])).items;
+          expect(mirrored).toEqual([
+            expect.objectContaining({
+              reason: 'BackOff',
+              type: 'Warning',
+              count: 2,
+              message: `Pod ${name}-server-0: Back-off restarting failed container rabbitmq`,
+              involvedObject: expect.objectContaining({ kind: 'DatabaseInstance', name, uid: dbi.metadata.uid }),
+            }),
+          ]);
+          const described = await kubectl.run(['describe', 'dbi', name, '-n', ns]);
+          expect(described.stdout).toMatch(/Warning\s+BackOff\s+.*kubelet\s+Pod conf-events-server-0: Back-off restarting/);
+          await kubectl.ok(['delete', 'event', `${name}-server-0.conformance`, '-n', ns]);
+          await kubectl.ok(['delete', 'dbi', name, '-n', ns, '--timeout=30s']);
+        },
+        STEP,
+      );
+
+      it(
         'an invalid DatabaseInstance is 422 Invalid naming each bad field, and nothing is created',
         async () => {
           const r = await kubectl.run(

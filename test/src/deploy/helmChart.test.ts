@@ -470,6 +470,8 @@ describe('RBAC of the apiserver', () => {
     // the diagnosis subresource: one instance's members per request, nothing kept or watched
     ['', 'pods', ['list'], ['watch', 'get', 'create', 'delete']],
     ['', 'persistentvolumeclaims', ['list'], ['watch', 'create', 'delete']],
+    // the operators' events mirrored onto the instances: watched, written, the oldest deleted
+    ['', 'events', ['list', 'watch', 'create', 'patch', 'delete'], ['get', 'update', 'deletecollection']],
   ])('on %s %s may %j and may not %j', (group, resource, allowed, denied) => {
     for (const verb of allowed)
       expect(`${verb}:${allows(role(), group, resource, verb)}`).toBe(

@@ -4,6 +4,7 @@ import type {
   StoreEvent,
   StoredObject,
 } from '../store/types';
+import { memberEventName, memberEvents, type MemberEvent } from './memberEvents';
 import {
   applyDesired,
   computeStage,
@@ -60,6 +61,7 @@ const DEPLOYMENTS: ResourceKey = {
 const SERVICES: ResourceKey = { group: '', version: 'v1', plural: 'services' };
 const SECRETS: ResourceKey = { group: '', version: 'v1', plural: 'secrets' };
 const PODS: ResourceKey = { group: '', version: 'v1', plural: 'pods' };
+const EVENTS: ResourceKey = { group: '', version: 'v1', plural: 'events' };
 const CLAIMS: ResourceKey = {
   group: '',
   version: 'v1',
@@ -617,6 +619,42 @@ export class OperatorEmulator {
       stored.obj,
       podStatus(d, pod, show.ready, show.fault, show.since),
     );
+    if (!show.ready && show.fault)
+      changes += this.recordEvents(
+        memberEvents(
+          d,
+          { name: pod, namespace: cr.metadata.namespace ?? '', uid: stored.obj.metadata.uid },
+          claim && { name: claim.metadata.name, uid: this.store.get(CLAIMS, cr.metadata.namespace, claim.metadata.name)?.metadata.uid },
+          show.fault,
+        ),
+        cr.metadata.namespace ?? '',
+      );
+    return changes;
+  }
+
+  /** Writes each event once (a fault that holds is one event, as kube would count it). */
+  private recordEvents(events: MemberEvent[], namespace: string): number {
+    if (!this.store.resource(EVENTS)) return 0;
+    let changes = 0;
+    const now = kubeTime(this.now());
+    for (const e of events) {
+      const name = memberEventName(e);
+      if (this.store.get(EVENTS, namespace, name)) continue;
+      this.store.create(EVENTS, {
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name, namespace },
+        involvedObject: { ...e.about, namespace },
+        reason: e.reason,
+        message: e.message,
+        type: e.type,
+        count: 1,
+        firstTimestamp: now,
+        lastTimestamp: now,
+        source: { component: e.component, ...(e.component === 'kubelet' && { host: 'emulator-node' }) },
+      });
+      changes++;
+    }
     return changes;
   }
 

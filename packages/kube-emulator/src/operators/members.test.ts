@@ -6,6 +6,7 @@ import { MARIADB_KIND } from './mariadb-operator/mariadbOperator';
 
 const PODS = { group: '', version: 'v1', plural: 'pods' };
 const CLAIMS = { group: '', version: 'v1', plural: 'persistentvolumeclaims' };
+const EVENTS = { group: '', version: 'v1', plural: 'events' };
 const ref = { kind: 'MariaDB', namespace: NS, name: 'db' };
 
 function members(h: ReturnType<typeof harness>) {
@@ -132,6 +133,32 @@ describe('emulated members (pods and data claims, as the StatefulSet controller 
     h.emulator.setHealth(ref, 'ready');
     h.emulator.settle();
     expect(members(h).summary).toEqual(['storage-db-0:Bound', 'db-0:Running']);
+  });
+
+  it.each([
+    ['crash-loop', 'Pod', 'db-1', 'BackOff', /^Back-off restarting failed container mariadb in pod db-1_team-a\(/, 'kubelet'],
+    ['image-pull', 'Pod', 'db-1', 'Failed', /^Failed to pull image "mariadb:11.4.2"/, 'kubelet'],
+    ['unschedulable', 'Pod', 'db-1', 'FailedScheduling', /^0\/3 nodes are available/, 'default-scheduler'],
+    ['volume-pending', 'PersistentVolumeClaim', 'storage-db-1', 'ProvisioningFailed', /no storage class is set/, 'persistentvolume-controller'],
+  ])('a %s fault writes the event kube would, about the member, once', (fault, kind, name, reason, message, component) => {
+    const h = harness();
+    h.emulator.setHealth(ref, 'degraded');
+    h.emulator.setFault(ref, fault as never);
+    h.create(MARIADB_KIND, 'db', { image: 'mariadb:11.4.2', replicas: 2 });
+    h.emulator.settle();
+    h.emulator.settle();
+    const events = h.store.list(EVENTS, NS) as any[];
+    const about = events.filter(e => e.involvedObject.name === name && e.reason === reason);
+    expect(about).toHaveLength(1);
+    expect(about[0]).toMatchObject({
+      involvedObject: { kind, name, namespace: NS, uid: expect.any(String) },
+      type: 'Warning',
+      count: 1,
+      source: { component },
+    });
+    expect(about[0].message).toMatch(message);
+    // the ready member has none
+    expect(events.filter(e => e.involvedObject.name === 'db-0')).toEqual([]);
   });
 
   it('a scale-down removes the pod and keeps its claim (whenScaled: Retain); deletion removes both', () => {

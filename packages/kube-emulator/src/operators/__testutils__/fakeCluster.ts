@@ -36,11 +36,12 @@ export function definitionsOf(crd: Record<string, any>): ResourceDefinition[] {
     }));
 }
 
-/** A FakeObjectStore with namespaces, secrets, services, statefulsets, deployments, pods, claims and the compact CRDs. */
+/** A FakeObjectStore with namespaces, secrets, events, services, statefulsets, deployments, pods, claims and the compact CRDs. */
 export function fakeCluster(): FakeObjectStore {
   const store = new FakeObjectStore();
   store.defineResource(builtin('', 'namespaces', 'Namespace', false, true));
   store.defineResource(builtin('', 'secrets', 'Secret', true, false));
+  store.defineResource(builtin('', 'events', 'Event', true, false));
   store.defineResource(builtin('', 'services', 'Service', true, true));
   store.defineResource(
     builtin('apps', 'statefulsets', 'StatefulSet', true, true),

@@ -1,0 +1,242 @@
+import type { KubeObject } from '../adapters/types';
+import type { ResourceInformer } from '../cache/ResourceInformer';
+import type { InstanceStore } from '../cache/types';
+import type { KubeWriter } from '../kube/KubeWriter';
+import { toStatusError } from '../kube/toStatusError';
+import { eventOwner, INSTANCE_KIND, type OwnerCandidate } from './eventOwner';
+import { EVENTS, LABEL_MIRRORED, mirroredEvent } from './mirroredEvent';
+
+/** Options of {@link EventMirror}. */
+export interface EventMirrorOptions {
+  store: Pick<InstanceStore, 'get' | 'source' | 'watch'> & { whenSynced(): Promise<void> };
+  writer: Pick<KubeWriter, 'create' | 'mergePatch' | 'delete'>;
+  /**
+   * An informer over every core/v1 Event, caching what `compact` makes of each: events are the
+   * busiest kind of a cluster, and all but a few are about nothing the mirror serves.
+   */
+  watchEvents(compact: (event: KubeObject) => KubeObject): ResourceInformer;
+  /** Mirrored events kept per instance, the newest (default 10); older ones are deleted. */
+  maxPerInstance?: number;
+  /** Writes at most this many at once (default 4). */
+  maxInFlight?: number;
+  logger?: { warn(msg: string, meta?: object): void };
+}
+
+interface QueuedWrite {
+  event: KubeObject;
+  signature: string;
+}
+
+const isMirror = (e: KubeObject) =>
+  (e as { involvedObject?: { kind?: string } }).involvedObject?.kind === INSTANCE_KIND &&
+  e.metadata?.labels?.[LABEL_MIRRORED] === 'true';
+
+const instanceKeyOf = (e: KubeObject) => {
+  const ref = (e as { involvedObject?: { namespace?: string; name?: string } }).involvedObject;
+  return `${ref?.namespace ?? e.metadata?.namespace}/${ref?.name}`;
+};
+
+/** When an event last happened, as kube orders them. */
+const lastOf = (e: KubeObject) => {
+  const f = e as { lastTimestamp?: string; eventTime?: string };
+  return f.lastTimestamp ?? f.eventTime ?? e.metadata?.creationTimestamp ?? '';
+};
+
+/** What a write would change: an event already mirrored with these is not written again. */
+const signatureOf = (e: KubeObject) => {
+  const f = e as { count?: number; lastTimestamp?: string; message?: string; type?: string };
+  return `${f.count}|${f.lastTimestamp}|${f.type}|${f.message}`;
+};
+
+/** Only what the mirror reads of the events it keeps; a stub (name and version) of the others. */
+function compacted(e: KubeObject, keep: boolean): KubeObject {
+  const { name, namespace, uid, resourceVersion, creationTimestamp, labels } = e.metadata ?? {};
+  const stub = { apiVersion: e.apiVersion, kind: e.kind, metadata: { name, namespace, uid, resourceVersion } };
+  if (!keep) return stub;
+  const f = e as Record<string, unknown>;
+  const fields = ['involvedObject', 'reason', 'message', 'type', 'count', 'firstTimestamp', 'lastTimestamp', 'eventTime', 'series', 'source', 'reportingComponent'];
+  return {
+    ...stub,
+    metadata: { ...stub.metadata, creationTimestamp, ...(labels && { labels }) },
+    ...Object.fromEntries(fields.filter(k => f[k] !== undefined && f[k] !== null).map(k => [k, f[k]])),
+  };
+}
+
+/**
+ * Mirrors the Kubernetes events of each instance's operator object and of the objects its
+ * operator makes for it (StatefulSets, pods, claims, Jobs) onto the DatabaseInstance, as core/v1
+ * Events whose involvedObject is the instance: `kubectl describe dbi` and `kubectl get events`
+ * then show them, newest last, as they do for a pod, and the portal reads them the same way.
+ *
+ * Bounded: per instance the newest `maxPerInstance` mirrors stay, older ones are deleted; the
+ * count of a repeating event is carried over (kube's own series), not a new event each time.
+ * The mirrors are read back through the same watch, so every replica and a restarted one agree
+ * on what exists; two replicas writing the same mirror collide on its name (409) harmlessly.
+ */
+export class EventMirror {
+  private informer: ResourceInformer | undefined;
+  private subscription: { stop(): void } | undefined;
+  /** Per instance (`namespace/name`): its mirrors in the cluster, name → when last seen. */
+  private readonly rings = new Map<string, Map<string, string>>();
+  /** Mirror name → the signature last written (or seen written). */
+  private readonly written = new Map<string, string>();
+  private readonly queue = new Map<string, QueuedWrite>();
+  private readonly inFlight = new Set<string>();
+  private readonly pending = new Set<Promise<void>>();
+  private disabled = false;
+  private stopped = false;
+
+  constructor(private readonly options: EventMirrorOptions) {}
+
+  /** Starts once the instances are known (before that, no event has an owner). */
+  async start(): Promise<void> {
+    await this.options.store.whenSynced();
+    if (this.stopped) return;
+    this.subscription = this.options.store.watch(undefined, change => {
+      if (change.type === 'DELETED') this.forget(`${change.object.metadata.namespace}/${change.object.metadata.name}`);
+    });
+    const informer = this.options.watchEvents(e => compacted(e, isMirror(e) || this.ownerOf(e) !== undefined));
+    informer.on('add', e => this.consider(e));
+    informer.on('update', e => this.consider(e));
+    informer.on('delete', e => this.deleted(e));
+    informer.on('error', err => this.options.logger?.warn('Watching events failed; retrying', { error: String(err) }));
+    this.informer = informer;
+    await informer.start();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.subscription?.stop();
+    await this.informer?.stop();
+  }
+
+  /** Resolves when nothing is queued or in flight (for tests and shutdown). */
+  async idle(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  private ownerOf(e: KubeObject): OwnerCandidate | undefined {
+    return eventOwner(e, (namespace, name) => {
+      const instance = this.options.store.get(namespace, name);
+      const source = instance && this.options.store.source(namespace, name)?.object;
+      if (!instance || !source) return undefined;
+      return {
+        namespace,
+        name,
+        uid: instance.metadata.uid ?? '',
+        source: { apiVersion: source.apiVersion ?? '', kind: source.kind ?? '', name: source.metadata?.name ?? name },
+      };
+    });
+  }
+
+  private consider(e: KubeObject): void {
+    if (this.stopped) return;
+    if (isMirror(e)) {
+      this.remember(e);
+      return;
+    }
+    const owner = this.ownerOf(e);
+    if (!owner || this.disabled) return;
+    const mirror = mirroredEvent(e, owner);
+    const name = mirror.metadata!.name!;
+    const signature = signatureOf(mirror);
+    if (this.written.get(name) === signature) return;
+    this.queue.set(name, { event: mirror, signature });
+    this.pump();
+  }
+
+  /** A mirror in the cluster (ours or another replica's): kept in its instance's ring, trimmed. */
+  private remember(e: KubeObject): void {
+    const key = instanceKeyOf(e);
+    const name = e.metadata?.name ?? '';
+    let ring = this.rings.get(key);
+    if (!ring) this.rings.set(key, (ring = new Map()));
+    ring.set(name, lastOf(e));
+    if (!this.written.has(name)) this.written.set(name, signatureOf(e));
+    const max = this.options.maxPerInstance ?? 10;
+    if (ring.size <= max) return;
+    const oldest = [...ring].sort(([, a], [, b]) => a.localeCompare(b)).slice(0, ring.size - max);
+    for (const [old] of oldest) {
+      ring.delete(old);
+      this.written.delete(old);
+      this.track(
+        this.options.writer.delete(EVENTS, e.metadata?.namespace ?? '', old).then(
+          () => undefined,
+          err => this.failed(err, old),
+        ),
+      );
+    }
+  }
+
+  private deleted(e: KubeObject): void {
+    if (!isMirror(e)) return;
+    const ring = this.rings.get(instanceKeyOf(e));
+    ring?.delete(e.metadata?.name ?? '');
+    if (ring?.size === 0) this.rings.delete(instanceKeyOf(e));
+  }
+
+  /** The instance is gone: its mirrors expire with kube's event TTL, the mirror forgets them. */
+  private forget(key: string): void {
+    for (const name of this.rings.get(key)?.keys() ?? []) this.written.delete(name);
+    this.rings.delete(key);
+  }
+
+  private pump(): void {
+    const max = this.options.maxInFlight ?? 4;
+    for (const [name, write] of this.queue) {
+      if (this.inFlight.size >= max || this.disabled || this.stopped) return;
+      if (this.inFlight.has(name)) continue; // looked at again when its write ends
+      this.queue.delete(name);
+      this.write(name, write);
+    }
+  }
+
+  private write(name: string, { event, signature }: QueuedWrite): void {
+    const namespace = event.metadata?.namespace ?? '';
+    const f = event as { count?: number; lastTimestamp?: string; message?: string; type?: string };
+    this.inFlight.add(name);
+    const done = this.options.writer
+      .create(EVENTS, event)
+      .catch(err => {
+        // written before (by us or another replica): carry the series over
+        if (toStatusError(err).code !== 409) throw err;
+        return this.options.writer.mergePatch(EVENTS, namespace, name, {
+          count: f.count,
+          lastTimestamp: f.lastTimestamp,
+          message: f.message,
+          type: f.type,
+        });
+      })
+      .then(
+        () => {
+          this.written.set(name, signature);
+        },
+        err => this.failed(err, name),
+      )
+      .finally(() => {
+        this.inFlight.delete(name);
+        this.pump();
+      });
+    this.track(done);
+  }
+
+  private track(p: Promise<void>): void {
+    this.pending.add(p);
+    void p.finally(() => this.pending.delete(p));
+  }
+
+  private failed(err: unknown, name: string): void {
+    const status = toStatusError(err);
+    if (status.code === 404 || status.code === 409) return; // gone already, or raced
+    if (status.code === 403) {
+      if (!this.disabled)
+        this.options.logger?.warn(
+          'Cannot write events (forbidden): kubectl describe and the portal show no events of the operators',
+          { error: status.message },
+        );
+      this.disabled = true;
+      return;
+    }
+    this.options.logger?.warn('Mirroring an event failed', { name, error: status.message });
+  }
+}
