@@ -329,6 +329,27 @@ describe('databases backend against the emulator and the aggregated apiserver', 
     expect(otherTeam.status).toBe(403);
   });
 
+  it("lists an instance's Kubernetes events, newest last, as kubectl describe would, and only to those who may read it", async () => {
+    const base = '/api/databases/clusters/local/namespaces/team-a/instances/payments-ledger/events';
+    let items: any[] = [];
+    // the apiserver mirrors the emulated kubelet's events from its watch: wait for them (each try is a request)
+    for (let i = 0; i < 100 && !items.some(e => e.reason === 'BackOff'); i++)
+      items = (await request(server).get(base).set('Authorization', alice)).body.items ?? [];
+    expect(items).toContainEqual(
+      expect.objectContaining({
+        type: 'Warning',
+        reason: 'BackOff',
+        from: 'kubelet',
+        about: 'Pod payments-ledger-2',
+        message: expect.stringMatching(/^Back-off restarting failed container mariadb/),
+        count: 1,
+      }),
+    );
+    const times = items.map(e => e.lastTimestamp);
+    expect(times).toEqual([...times].sort());
+    expect((await request(server).get(base).set('Authorization', bob)).status).toBe(403);
+  });
+
   it('alice pauses and resumes orders-db through the apiserver; a Redis, whose operator cannot pause, is refused naming spec.paused', async () => {
     const base = '/api/databases/clusters/local/namespaces/team-a/instances';
     const preview = await request(server).patch(`${base}/orders-db`).set('Authorization', alice).send({ paused: true, dryRun: true });

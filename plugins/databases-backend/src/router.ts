@@ -413,6 +413,22 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
     }
   });
 
+  // The instance's Kubernetes events: whoever may read it in the portal and may list events in
+  // its namespace in Kubernetes (asked as the user) sees them. Never cached.
+  router.get('/clusters/:cluster/namespaces/:namespace/instances/:name/events', async (req, res) => {
+    const { p, who, resource } = await readInstance(req);
+    if (!(await authorizer.allows(databasesInstanceReadPermission, who.credentials, resource))) {
+      throw new NotAllowedError(`not allowed to read ${p.name}`);
+    }
+    try {
+      const found = await service.events(who.as, p.cluster, p.namespace, p.name, resource.instance.metadata.uid);
+      res.setHeader('Cache-Control', 'no-store');
+      res.json(found);
+    } catch (e) {
+      throw toBackstageError(e);
+    }
+  });
+
   router.get('/clusters/:cluster/namespaces/:namespace/instances/:name/history', async (req, res) => {
     const p = parse(instanceParams, req.params, 'path');
     const who = await caller(req);

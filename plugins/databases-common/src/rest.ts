@@ -191,6 +191,25 @@ export interface ListClustersResponse {
   >;
 }
 
+/** One Kubernetes event of an instance, as `kubectl describe` lists it. */
+export interface InstanceKubeEvent {
+  type: string;
+  reason?: string;
+  message?: string;
+  count: number;
+  firstTimestamp?: string;
+  lastTimestamp?: string;
+  /** The component that reported it (`kubelet`, `default-scheduler`, the operator). */
+  from?: string;
+  /** The object it is about (`Pod orders-db-0`), when not the instance's operator object. */
+  about?: string;
+}
+
+/** `GET /clusters/:cluster/namespaces/:namespace/instances/:name/events` answer: newest last. */
+export interface InstanceEventsResponse {
+  items: InstanceKubeEvent[];
+}
+
 /** What the caller may do with one instance (set by `GET` of one instance). */
 export interface InstanceActions {
   update: boolean;

@@ -230,6 +230,8 @@ describe('the chart’s user roles, each bound alone in a namespace', () => {
       expect(on('databaseinstances/connection')).toEqual(credentials ? ['get'] : []);
       // what is wrong with an instance is part of viewing it; still its own grant
       expect(on('databaseinstances/diagnosis')).toEqual(['get', 'list', 'watch']);
+      // and so are its events (kubectl describe dbi lists them)
+      expect(on('events')).toEqual(['get', 'list', 'watch']);
     } finally {
       unbind();
     }

@@ -77,7 +77,7 @@ describe('the portal in a browser', () => {
     await shot('databases-page');
   }, 120_000);
 
-  it('a degraded database says what is wrong: Galera recovering and the member that keeps crashing, each with what to do', async () => {
+  it('a degraded database says what is wrong: Galera recovering and the member that keeps crashing, each with what to do, and shows the events', async () => {
     await signIn(portal.baseUrl);
     await page.goto(`${portal.baseUrl}/databases/local/team-a/payments-ledger`);
     await page.getByTestId('phase-banner').waitFor();
@@ -85,6 +85,10 @@ describe('the portal in a browser', () => {
     await crash.waitFor();
     await expect(crash.textContent()).resolves.toMatch(/payments-ledger-2.*keeps crashing.*What to do: Read its last log/);
     await page.getByTestId('diagnosis-finding').filter({ hasText: 'GaleraRecoveryInProgress' }).waitFor();
+    // and kubelet's own word about that member, among the instance's events
+    const backOff = page.getByRole('table', { name: 'Events' }).getByRole('row').filter({ hasText: 'BackOff' });
+    await backOff.waitFor({ timeout: 60_000 });
+    await expect(backOff.textContent()).resolves.toMatch(/Warning.*kubelet.*Pod payments-ledger-2.*Back-off restarting failed container mariadb/);
     await shot('instance-diagnosis');
   }, 120_000);
 

@@ -121,6 +121,10 @@ APIService and the Deployment's checksum all see the same pair.
   - apiGroups: [dbaas.platform.dev]
     resources: [databaseinstances, databaseinstances/status, databaseinstances/diagnosis, databaseengines]
     verbs: [get, list, watch]
+  # the instances' events (the apiserver mirrors the operators' onto them): kubectl describe dbi
+  - apiGroups: [""]
+    resources: [events]
+    verbs: [get, list, watch]
 {{- end }}
 {{- define "dbaas-apiserver.userRules.write" }}
   - apiGroups: [dbaas.platform.dev]

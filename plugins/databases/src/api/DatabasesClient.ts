@@ -6,6 +6,7 @@ import type {
   CreateInstanceRequest,
   DatabasesCluster,
   InstanceEvent,
+  InstanceEventsResponse,
   InstanceHistoryResponse,
   ListEnginesResponse,
   ListInstancesQuery,
@@ -103,6 +104,10 @@ export class DatabasesClient implements DatabasesApi {
 
   getDiagnosis(ref: InstanceRef): Promise<DatabaseInstanceDiagnosis> {
     return this.request(`${instancePath(ref)}/diagnosis`);
+  }
+
+  getInstanceEvents(ref: InstanceRef): Promise<InstanceEventsResponse> {
+    return this.request(`${instancePath(ref)}/events`);
   }
 
   getHistory(ref: InstanceRef): Promise<InstanceHistoryResponse> {

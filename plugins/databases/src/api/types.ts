@@ -6,6 +6,7 @@ import type {
   CreateInstanceRequest,
   DatabasesCluster,
   InstanceEvent,
+  InstanceEventsResponse,
   InstanceHistoryResponse,
   ListEnginesResponse,
   ListInstancesQuery,
@@ -58,6 +59,8 @@ export interface DatabasesApi {
   getConnection(ref: InstanceRef): Promise<ConnectionResponse>;
   /** What is wrong with an instance (the apiserver's diagnosis subresource). */
   getDiagnosis(ref: InstanceRef): Promise<DatabaseInstanceDiagnosis>;
+  /** The instance's Kubernetes events, newest last (kubectl describe's Events). */
+  getInstanceEvents(ref: InstanceRef): Promise<InstanceEventsResponse>;
   getHistory(ref: InstanceRef): Promise<InstanceHistoryResponse>;
   listEntityInstances(entityRef: string): Promise<ListInstancesResponse>;
   /**

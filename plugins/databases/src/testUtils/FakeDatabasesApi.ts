@@ -164,6 +164,7 @@ export class FakeDatabasesApi implements DatabasesApi {
     metadata: { name: ref.name, namespace: ref.namespace },
     findings: [],
   }));
+  getInstanceEvents = jest.fn(async (_ref: unknown) => ({ items: [] }) as any);
   getHistory = jest.fn(async (_ref: unknown) => ({ transitions: [], requests: [] }) as any);
   listEntityInstances = jest.fn(async (_entityRef: string) => listOf([]));
 

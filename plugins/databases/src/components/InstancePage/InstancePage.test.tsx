@@ -74,6 +74,44 @@ describe('InstancePage', () => {
     expect(api.getDiagnosis).not.toHaveBeenCalled();
   });
 
+  it("lists the instance's Kubernetes events, newest last, naming the object, and asks again when the instance changes", async () => {
+    const api = new FakeDatabasesApi();
+    const current = makeInstance({ name: 'orders-db', phase: 'Degraded' });
+    api.getInstance.mockResolvedValue(current);
+    api.getInstanceEvents.mockResolvedValue({
+      items: [
+        { type: 'Normal', reason: 'Updated', message: 'MariaDB updated', count: 1, lastTimestamp: new Date(Date.now() - 120_000).toISOString(), from: 'mariadb-operator' },
+        {
+          type: 'Warning',
+          reason: 'BackOff',
+          message: 'Back-off restarting failed container mariadb',
+          count: 4,
+          firstTimestamp: new Date(Date.now() - 600_000).toISOString(),
+          lastTimestamp: new Date(Date.now() - 5_000).toISOString(),
+          from: 'kubelet',
+          about: 'Pod orders-db-2',
+        },
+      ],
+    });
+    await render(api, true);
+    const table = await screen.findByRole('table', { name: 'Events' });
+    const rows = within(table).getAllByRole('row');
+    expect(rows[1]).toHaveTextContent('the operator object');
+    expect(rows[2]).toHaveTextContent(/Warning\s*BackOff.*×4.*kubelet\s*Pod orders-db-2\s*Back-off restarting failed container mariadb/);
+    const calls = api.getInstanceEvents.mock.calls.length;
+    act(() =>
+      api.emit({ type: 'MODIFIED', cluster: 'dev', instance: { ...current.instance, metadata: { ...current.instance.metadata, resourceVersion: '2' } } }),
+    );
+    await waitFor(() => expect(api.getInstanceEvents.mock.calls.length).toBeGreaterThan(calls));
+  });
+
+  it('says so when an instance has no events', async () => {
+    const api = new FakeDatabasesApi();
+    api.getInstance.mockResolvedValue(makeInstance({ name: 'orders-db' }));
+    await render(api, true);
+    expect(await screen.findByTestId('events-none')).toHaveTextContent('No events');
+  });
+
   it('builds the timeline from history and appends live transitions', async () => {
     const api = new FakeDatabasesApi();
     api.getInstance.mockResolvedValue(makeInstance({ name: 'orders-db', phase: 'Provisioning' }));

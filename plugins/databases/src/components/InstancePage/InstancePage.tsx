@@ -47,6 +47,7 @@ import { OwnerLink } from '../OwnerLink';
 import { PhaseChip } from '../PhaseChip';
 import { ConnectionDetails } from './ConnectionDetails';
 import { DiagnosisPanel } from './DiagnosisPanel';
+import { InstanceEvents } from './InstanceEvents';
 import { InstanceActions } from './InstanceActions';
 import { buildTimeline, LifecycleTimeline } from './LifecycleTimeline';
 
@@ -245,6 +246,11 @@ export function InstancePage(props: { instanceRef: InstanceRef }) {
               <ConnectionDetails instanceRef={instanceRef} allowed={connection.allowed} ready={status?.phase === 'Ready'} />
             </InfoCard>
           </Box>
+        </Grid>
+        <Grid item xs={12}>
+          <InfoCard title="Events">
+            <InstanceEvents instanceRef={instanceRef} version={instance.metadata.resourceVersion} />
+          </InfoCard>
         </Grid>
         <Grid item xs={12}>
           <InfoCard title="Lifecycle">
