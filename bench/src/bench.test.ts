@@ -48,6 +48,10 @@ const FIGURES = [
   'create → operator object written p99',
   'create → 201 answered p99',
   '100 concurrent creates: errors',
+  'events: mirror latency p99',
+  'events: RSS growth per instance from its events',
+  'events: RSS per instance with events mirrored',
+  'events: first mirror of every instance',
 ];
 
 describe('yarn bench', () => {
@@ -56,7 +60,7 @@ describe('yarn bench', () => {
     try {
       const run = spawnSync(
         process.execPath,
-        [path.join(repoRoot, 'scripts', 'bench.mjs'), '--sizes', '50', '--smoke', '--only', 'startup,list,memory,watch,slow-watcher,writes', '--out', out],
+        [path.join(repoRoot, 'scripts', 'bench.mjs'), '--sizes', '50', '--smoke', '--only', 'startup,list,memory,watch,slow-watcher,events,writes', '--out', out],
         { cwd: repoRoot, encoding: 'utf8', timeout: 60_000, env: { ...process.env, NODE_OPTIONS: '' } },
       );
       expect({ status: run.status, stderr: run.status === 0 ? '' : run.stderr.slice(-3000) }).toEqual({ status: 0, stderr: '' });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { ClientProcess } from './client/ClientProcess';
 import { describeError } from './report/describeError';
 import { backstageFigures } from './figures/backstageFigures';
+import { eventFigures } from './figures/eventFigures';
 import { frontendFigures } from './figures/frontendFigures';
 import { listFigures } from './figures/listFigures';
 import { memoryFigures } from './figures/memoryFigures';
@@ -33,6 +34,7 @@ const GROUP_RUNNERS: Partial<Record<Group, FigureGroup>> = {
   list: listFigures,
   watch: watchFigures,
   'slow-watcher': slowWatcherFigures,
+  events: eventFigures,
   writes: writeFigures,
 };
 
@@ -116,6 +118,7 @@ export async function runBench(options: BenchOptions, out: BenchOutput): Promise
         apiserver,
         instances,
         client,
+        emptyMemory: empty,
         iterations: options.iterations,
         log: out.log,
       };

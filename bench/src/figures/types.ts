@@ -2,7 +2,7 @@ import type { ClientProcess } from '../client/ClientProcess';
 import type { PopulatedInstance } from '../population/populate';
 import type { Figure } from '../report/Figure';
 import type { BenchCluster } from '../system/BenchCluster';
-import type { ApiserverProcess } from '../system/ApiserverProcess';
+import type { ApiserverProcess, MemoryUsage } from '../system/ApiserverProcess';
 
 /** How many timed repetitions a figure makes (after `warmup` untimed ones). */
 export interface Iterations {
@@ -38,6 +38,8 @@ export interface SizeContext {
   instances: PopulatedInstance[];
   /** The measuring client (its own process). */
   client: ClientProcess;
+  /** The apiserver's memory with no instance, when the memory group measured it. */
+  emptyMemory?: MemoryUsage;
   iterations: Iterations;
   /** Progress lines (stderr), so long runs show where they are. */
   log(message: string): void;
