@@ -19,7 +19,7 @@ import { ReadySpecRecorder } from './cache/ReadySpecRecorder';
 import { loadEngineConfig, validationContexts } from './engines';
 import { EventMirror } from './events/EventMirror';
 import { EVENTS } from './events/mirroredEvent';
-import { createKubeConfig, KubeApiWriter, kubeInformerFactory, stripBulkyFields } from './kube';
+import { createKubeConfig, KubeApiWriter, kubeInformerFactory } from './kube';
 import type { Options } from './options/Options';
 import {
   ConfigMapPolicyChecker,
@@ -163,8 +163,8 @@ export async function startApiserver(
     store,
     writer,
     logger,
-    watchEvents: compact =>
-      kubeInformerFactory(kc, (_t, o) => compact(stripBulkyFields(o)))(EVENTS, { onListed: () => {} }),
+    watchEvents: observe =>
+      kubeInformerFactory(kc, (_t, o, phase) => observe(o, phase))(EVENTS, { onListed: () => {} }),
   });
   void events.start().catch(err => logger.warn('Mirroring events stopped', { error: String(err) }));
 

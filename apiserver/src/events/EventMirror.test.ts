@@ -113,7 +113,7 @@ describe('mirroredEvent', () => {
 /** An informer whose events the test delivers, and a store of the instances given. */
 function rig(instances: OwnerCandidate[], options: { maxPerInstance?: number; failCreate?: (e: KubeObject) => unknown } = {}) {
   const handlers: Record<string, Array<(o: any) => void>> = {};
-  let compact!: (e: KubeObject) => KubeObject;
+  let observe!: (e: KubeObject, phase: 'ADDED' | 'MODIFIED' | 'DELETED') => KubeObject;
   const informer: ResourceInformer = {
     on: (verb: string, cb: (o: any) => void) => void (handlers[verb] ??= []).push(cb),
     start: async () => undefined,
@@ -124,7 +124,12 @@ function rig(instances: OwnerCandidate[], options: { maxPerInstance?: number; fa
   let watcher: ((e: InstanceEvent) => void) | undefined;
   const cluster = new Map<string, KubeObject>();
   const calls: string[] = [];
-  const deliver = (verb: 'add' | 'update' | 'delete', e: KubeObject) => handlers[verb]?.forEach(h => h(compact(e)));
+  const cached: KubeObject[] = [];
+  const deliver = (verb: 'add' | 'update' | 'delete', e: KubeObject) => {
+    const stub = observe(e, ({ add: 'ADDED', update: 'MODIFIED', delete: 'DELETED' } as const)[verb]);
+    cached.push(stub);
+    handlers[verb]?.forEach(h => h(stub));
+  };
   const writer = {
     create: async (_t: ResourceType, o: KubeObject) => {
       calls.push(`create ${o.metadata?.name}`);
@@ -169,14 +174,14 @@ function rig(instances: OwnerCandidate[], options: { maxPerInstance?: number; fa
   const mirror = new EventMirror({
     store: store as never,
     writer: writer as never,
-    watchEvents: c => {
-      compact = c;
+    watchEvents: o => {
+      observe = o;
       return informer;
     },
     maxPerInstance: options.maxPerInstance,
     logger: { warn: m => warnings.push(m) },
   });
-  return { mirror, deliver, cluster, calls, warnings, compact: (e: KubeObject) => compact(e), deleteInstance: (name: string) => watcher?.({ type: 'DELETED', object: { metadata: { name, namespace: 'team-a' } } } as never, ) };
+  return { mirror, deliver, cluster, calls, warnings, cached, deleteInstance: (name: string) => watcher?.({ type: 'DELETED', object: { metadata: { name, namespace: 'team-a' } } } as never, ) };
 }
 
 describe('EventMirror', () => {
@@ -222,20 +227,41 @@ describe('EventMirror', () => {
     expect(r.calls).toEqual([expect.stringMatching(/^create orders-db\./), `delete ${theirs.metadata!.name}`]);
   });
 
-  it('ignores events about nothing it serves and its own kind, and caches only a stub of them', async () => {
+  it('ignores events about nothing it serves and its own kind', async () => {
+    const r = rig([candidate('orders-db')]);
+    await r.mirror.start();
+    r.deliver('add', event('Pod', 'payments-0'));
+    r.deliver('add', event('DatabaseInstance', 'orders-db', {}, 'dbaas.platform.dev/v1alpha1'));
+    await r.mirror.idle();
+    expect(r.calls).toEqual([]);
+  });
+
+  it('reads each event as it passes and leaves only a stub of it in the cache, mirrored or not', async () => {
     const r = rig([candidate('orders-db')]);
     await r.mirror.start();
     const unrelated = event('Pod', 'payments-0');
     r.deliver('add', unrelated);
-    r.deliver('add', event('DatabaseInstance', 'orders-db', {}, 'dbaas.platform.dev/v1alpha1'));
+    r.deliver('add', event('Pod', 'orders-db-0'));
     await r.mirror.idle();
-    expect(r.calls).toEqual([]);
-    expect(r.compact(unrelated)).toEqual({
-      apiVersion: 'v1',
-      kind: 'Event',
-      metadata: { name: unrelated.metadata!.name, namespace: 'team-a', uid: unrelated.metadata!.uid, resourceVersion: '5' },
-    });
-    expect(r.compact(event('Pod', 'orders-db-0'))).toHaveProperty('message');
+    expect(r.cluster.size).toBe(1);
+    expect(r.cached[0]).toEqual({ apiVersion: 'v1', kind: 'Event', metadata: { name: unrelated.metadata!.name, namespace: 'team-a', resourceVersion: '5' } });
+    for (const stub of r.cached) expect(Object.keys(stub).sort()).toEqual(['apiVersion', 'kind', 'metadata']);
+  });
+
+  it('a mirror deleted by kube (its TTL) leaves the ring, so it no longer counts toward the bound', async () => {
+    const r = rig([candidate('orders-db')], { maxPerInstance: 2 });
+    await r.mirror.start();
+    r.deliver('add', event('Pod', 'orders-db-0', { lastTimestamp: '2026-12-01T10:00:00Z' }));
+    r.deliver('add', event('Pod', 'orders-db-1', { lastTimestamp: '2026-12-01T10:01:00Z' }));
+    await r.mirror.idle();
+    const [first] = [...r.cluster.values()];
+    r.cluster.delete(first.metadata!.name!);
+    r.deliver('delete', first);
+    r.deliver('add', event('Pod', 'orders-db-2', { lastTimestamp: '2026-12-01T10:02:00Z' }));
+    await r.mirror.idle();
+    // two left, none deleted by the mirror: the expired one made room
+    expect(r.cluster.size).toBe(2);
+    expect(r.calls.filter(c => c.startsWith('delete'))).toEqual([]);
   });
 
   it('says once that it may not write events, and stops trying', async () => {

@@ -11,10 +11,11 @@ export interface EventMirrorOptions {
   store: Pick<InstanceStore, 'get' | 'source' | 'watch'> & { whenSynced(): Promise<void> };
   writer: Pick<KubeWriter, 'create' | 'mergePatch' | 'delete'>;
   /**
-   * An informer over every core/v1 Event, caching what `compact` makes of each: events are the
-   * busiest kind of a cluster, and all but a few are about nothing the mirror serves.
+   * An informer over every core/v1 Event that hands each listed and watched event, with its
+   * watch phase, to `observe` and caches what it returns: events are the busiest kind of a
+   * cluster, so the mirror reads each as it passes and the cache keeps only a stub of it.
    */
-  watchEvents(compact: (event: KubeObject) => KubeObject): ResourceInformer;
+  watchEvents(observe: (event: KubeObject, phase: EventPhase) => KubeObject): ResourceInformer;
   /** Mirrored events kept per instance, the newest (default 10); older ones are deleted. */
   maxPerInstance?: number;
   /** Writes at most this many at once (default 4). */
@@ -22,9 +23,12 @@ export interface EventMirrorOptions {
   logger?: { warn(msg: string, meta?: object): void };
 }
 
+/** A watch event's type (`ADDED` for listed items). */
+export type EventPhase = 'ADDED' | 'MODIFIED' | 'DELETED';
+
 interface QueuedWrite {
   event: KubeObject;
-  signature: string;
+  signature: number;
 }
 
 const isMirror = (e: KubeObject) =>
@@ -36,31 +40,30 @@ const instanceKeyOf = (e: KubeObject) => {
   return `${ref?.namespace ?? e.metadata?.namespace}/${ref?.name}`;
 };
 
-/** When an event last happened, as kube orders them. */
+/** When an event last happened, as kube orders them (ms: a number costs less than its text). */
 const lastOf = (e: KubeObject) => {
   const f = e as { lastTimestamp?: string; eventTime?: string };
-  return f.lastTimestamp ?? f.eventTime ?? e.metadata?.creationTimestamp ?? '';
+  return Date.parse(f.lastTimestamp ?? f.eventTime ?? e.metadata?.creationTimestamp ?? '') || 0;
 };
 
-/** What a write would change: an event already mirrored with these is not written again. */
+/**
+ * What a write would change, hashed (FNV-1a, 32 bits: a small integer, no string kept per
+ * event): an event already mirrored with these is not written again.
+ */
 const signatureOf = (e: KubeObject) => {
   const f = e as { count?: number; lastTimestamp?: string; message?: string; type?: string };
-  return `${f.count}|${f.lastTimestamp}|${f.type}|${f.message}`;
+  const text = `${f.count}|${f.lastTimestamp}|${f.type}|${f.message}`;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 };
 
-/** Only what the mirror reads of the events it keeps; a stub (name and version) of the others. */
-function compacted(e: KubeObject, keep: boolean): KubeObject {
-  const { name, namespace, uid, resourceVersion, creationTimestamp, labels } = e.metadata ?? {};
-  const stub = { apiVersion: e.apiVersion, kind: e.kind, metadata: { name, namespace, uid, resourceVersion } };
-  if (!keep) return stub;
-  const f = e as Record<string, unknown>;
-  const fields = ['involvedObject', 'reason', 'message', 'type', 'count', 'firstTimestamp', 'lastTimestamp', 'eventTime', 'series', 'source', 'reportingComponent'];
-  return {
-    ...stub,
-    metadata: { ...stub.metadata, creationTimestamp, ...(labels && { labels }) },
-    ...Object.fromEntries(fields.filter(k => f[k] !== undefined && f[k] !== null).map(k => [k, f[k]])),
-  };
-}
+/** What the informer keeps of an event: enough to list and resume, nothing the mirror reads. */
+const stubOf = (e: KubeObject): KubeObject => ({
+  apiVersion: e.apiVersion,
+  kind: e.kind,
+  metadata: { name: e.metadata?.name, namespace: e.metadata?.namespace, resourceVersion: e.metadata?.resourceVersion },
+});
 
 /**
  * Mirrors the Kubernetes events of each instance's operator object and of the objects its
@@ -77,9 +80,9 @@ export class EventMirror {
   private informer: ResourceInformer | undefined;
   private subscription: { stop(): void } | undefined;
   /** Per instance (`namespace/name`): its mirrors in the cluster, name → when last seen. */
-  private readonly rings = new Map<string, Map<string, string>>();
+  private readonly rings = new Map<string, Map<string, number>>();
   /** Mirror name → the signature last written (or seen written). */
-  private readonly written = new Map<string, string>();
+  private readonly written = new Map<string, number>();
   private readonly queue = new Map<string, QueuedWrite>();
   private readonly inFlight = new Set<string>();
   private readonly pending = new Set<Promise<void>>();
@@ -95,10 +98,11 @@ export class EventMirror {
     this.subscription = this.options.store.watch(undefined, change => {
       if (change.type === 'DELETED') this.forget(`${change.object.metadata.namespace}/${change.object.metadata.name}`);
     });
-    const informer = this.options.watchEvents(e => compacted(e, isMirror(e) || this.ownerOf(e) !== undefined));
-    informer.on('add', e => this.consider(e));
-    informer.on('update', e => this.consider(e));
-    informer.on('delete', e => this.deleted(e));
+    const informer = this.options.watchEvents((e, phase) => {
+      if (phase === 'DELETED') this.deleted(e);
+      else this.consider(e);
+      return stubOf(e);
+    });
     informer.on('error', err => this.options.logger?.warn('Watching events failed; retrying', { error: String(err) }));
     this.informer = informer;
     await informer.start();
@@ -155,7 +159,7 @@ export class EventMirror {
     if (!this.written.has(name)) this.written.set(name, signatureOf(e));
     const max = this.options.maxPerInstance ?? 10;
     if (ring.size <= max) return;
-    const oldest = [...ring].sort(([, a], [, b]) => a.localeCompare(b)).slice(0, ring.size - max);
+    const oldest = [...ring].sort(([, a], [, b]) => a - b).slice(0, ring.size - max);
     for (const [old] of oldest) {
       ring.delete(old);
       this.written.delete(old);
