@@ -389,7 +389,23 @@ export class OperatorEmulator {
 
     changes += this.reconcileDependents(cr, desired, sets, key, podsBefore);
 
-    const obs: Observation = {
+    const obs = this.observation(cr, w, stage, control, {
+      desiredVersion: desired.version,
+      reconcileError: desired.reconcileError,
+    });
+    return changes + this.writeStatus(op, kind, cr, obs);
+  }
+
+  /** What the operator sees of its object's members this round. */
+  private observation(
+    cr: StoredObject,
+    w: World,
+    stage: Stage,
+    control: { message?: string },
+    extra: Partial<Observation> = {},
+  ): Observation {
+    const states = [...w.sets.values()];
+    return {
       stage,
       sets: states,
       desiredReplicas: states.reduce((n, s) => n + s.replicas, 0),
@@ -398,11 +414,9 @@ export class OperatorEmulator {
       now: kubeTime(this.now()),
       message: control.message,
       runningVersion: w.runningVersion,
-      desiredVersion: desired.version,
       createTime: w.createTime,
-      reconcileError: desired.reconcileError,
+      ...extra,
     };
-    return changes + this.writeStatus(op, kind, cr, obs);
   }
 
   /** A paused object: nothing is stepped or created; the operator only says that it is paused. */
@@ -413,19 +427,8 @@ export class OperatorEmulator {
     w: World,
     control: { mode: HealthMode; message?: string },
   ): number {
-    const states = [...w.sets.values()];
-    return this.writeStatus(op, kind, cr, {
-      stage: computeStage(control.mode, states, w.everReady),
-      sets: states,
-      desiredReplicas: states.reduce((n, s) => n + s.replicas, 0),
-      readyReplicas: states.reduce((n, s) => n + s.ready, 0),
-      generation: cr.metadata.generation ?? 1,
-      now: kubeTime(this.now()),
-      message: control.message,
-      runningVersion: w.runningVersion,
-      createTime: w.createTime,
-      paused: true,
-    });
+    const stage = computeStage(control.mode, [...w.sets.values()], w.everReady);
+    return this.writeStatus(op, kind, cr, this.observation(cr, w, stage, control, { paused: true }));
   }
 
   private finalize(
