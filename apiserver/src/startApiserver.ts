@@ -19,6 +19,7 @@ import { ReadySpecRecorder } from './cache/ReadySpecRecorder';
 import { loadEngineConfig, validationContexts } from './engines';
 import { EventMirror } from './events/EventMirror';
 import { EVENTS } from './events/mirroredEvent';
+import { UncachedStream } from './kube/uncachedStream';
 import { createKubeConfig, KubeApiWriter, kubeInformerFactory } from './kube';
 import type { Options } from './options/Options';
 import {
@@ -163,8 +164,7 @@ export async function startApiserver(
     store,
     writer,
     logger,
-    watchEvents: observe =>
-      kubeInformerFactory(kc, (_t, o, phase) => observe(o, phase))(EVENTS, { onListed: () => {} }),
+    watchEvents: reader => new UncachedStream(kc, EVENTS, reader),
   });
   void events.start().catch(err => logger.warn('Mirroring events stopped', { error: String(err) }));
 

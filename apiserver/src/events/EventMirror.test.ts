@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import type { DatabaseInstance } from '@internal/plugin-databases-common';
 import type { KubeObject, ResourceType } from '../adapters/types';
-import type { ResourceInformer } from '../cache/ResourceInformer';
 import type { InstanceEvent } from '../cache/types';
 import { KubeHttpError } from '../kube/kubeRequest';
+import type { StreamReader } from '../kube/uncachedStream';
 import { EventMirror } from './EventMirror';
 import { eventOwner, type OwnerCandidate } from './eventOwner';
 import { mirroredEvent, mirroredEventName } from './mirroredEvent';
@@ -110,26 +110,14 @@ describe('mirroredEvent', () => {
   });
 });
 
-/** An informer whose events the test delivers, and a store of the instances given. */
+/** A stream whose events the test delivers, and a store of the instances given. */
 function rig(instances: OwnerCandidate[], options: { maxPerInstance?: number; failCreate?: (e: KubeObject) => unknown } = {}) {
-  const handlers: Record<string, Array<(o: any) => void>> = {};
-  let observe!: (e: KubeObject, phase: 'ADDED' | 'MODIFIED' | 'DELETED') => KubeObject;
-  const informer: ResourceInformer = {
-    on: (verb: string, cb: (o: any) => void) => void (handlers[verb] ??= []).push(cb),
-    start: async () => undefined,
-    stop: async () => undefined,
-    get: () => undefined,
-    list: () => [],
-  } as ResourceInformer;
+  let reader!: StreamReader;
   let watcher: ((e: InstanceEvent) => void) | undefined;
   const cluster = new Map<string, KubeObject>();
   const calls: string[] = [];
-  const cached: KubeObject[] = [];
-  const deliver = (verb: 'add' | 'update' | 'delete', e: KubeObject) => {
-    const stub = observe(e, ({ add: 'ADDED', update: 'MODIFIED', delete: 'DELETED' } as const)[verb]);
-    cached.push(stub);
-    handlers[verb]?.forEach(h => h(stub));
-  };
+  const deliver = (verb: 'add' | 'update' | 'delete', e: KubeObject) =>
+    reader.observe(e, ({ add: 'ADDED', update: 'MODIFIED', delete: 'DELETED' } as const)[verb]);
   const writer = {
     create: async (_t: ResourceType, o: KubeObject) => {
       calls.push(`create ${o.metadata?.name}`);
@@ -174,14 +162,18 @@ function rig(instances: OwnerCandidate[], options: { maxPerInstance?: number; fa
   const mirror = new EventMirror({
     store: store as never,
     writer: writer as never,
-    watchEvents: o => {
-      observe = o;
-      return informer;
+    watchEvents: r => {
+      reader = r;
+      return { start: async () => undefined, stop: async () => undefined };
     },
     maxPerInstance: options.maxPerInstance,
     logger: { warn: m => warnings.push(m) },
   });
-  return { mirror, deliver, cluster, calls, warnings, cached, deleteInstance: (name: string) => watcher?.({ type: 'DELETED', object: { metadata: { name, namespace: 'team-a' } } } as never, ) };
+  return { mirror, deliver, cluster, calls, warnings, relist: (items: KubeObject[]) => {
+      reader.relisting?.();
+      items.forEach(e => reader.observe(e, 'ADDED'));
+      reader.listed?.();
+    }, deleteInstance: (name: string) => watcher?.({ type: 'DELETED', object: { metadata: { name, namespace: 'team-a' } } } as never, ) };
 }
 
 describe('EventMirror', () => {
@@ -236,16 +228,20 @@ describe('EventMirror', () => {
     expect(r.calls).toEqual([]);
   });
 
-  it('reads each event as it passes and leaves only a stub of it in the cache, mirrored or not', async () => {
-    const r = rig([candidate('orders-db')]);
+  it('a relist rebuilds the rings from the mirrors that exist: one gone while the watch was down no longer counts', async () => {
+    const r = rig([candidate('orders-db')], { maxPerInstance: 2 });
     await r.mirror.start();
-    const unrelated = event('Pod', 'payments-0');
-    r.deliver('add', unrelated);
-    r.deliver('add', event('Pod', 'orders-db-0'));
+    r.deliver('add', event('Pod', 'orders-db-0', { lastTimestamp: '2026-12-01T10:00:00Z' }));
+    r.deliver('add', event('Pod', 'orders-db-1', { lastTimestamp: '2026-12-01T10:01:00Z' }));
     await r.mirror.idle();
-    expect(r.cluster.size).toBe(1);
-    expect(r.cached[0]).toEqual({ apiVersion: 'v1', kind: 'Event', metadata: { name: unrelated.metadata!.name, namespace: 'team-a', resourceVersion: '5' } });
-    for (const stub of r.cached) expect(Object.keys(stub).sort()).toEqual(['apiVersion', 'kind', 'metadata']);
+    const [first, second] = [...r.cluster.values()];
+    // expired by kube while the watch was down: the relist lists only the other
+    r.cluster.delete(first.metadata!.name!);
+    r.relist([second]);
+    r.deliver('add', event('Pod', 'orders-db-2', { lastTimestamp: '2026-12-01T10:02:00Z' }));
+    await r.mirror.idle();
+    expect(r.cluster.size).toBe(2);
+    expect(r.calls.filter(c => c.startsWith('delete'))).toEqual([]);
   });
 
   it('a mirror deleted by kube (its TTL) leaves the ring, so it no longer counts toward the bound', async () => {

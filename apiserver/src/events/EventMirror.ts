@@ -1,8 +1,8 @@
 import type { KubeObject } from '../adapters/types';
-import type { ResourceInformer } from '../cache/ResourceInformer';
 import type { InstanceStore } from '../cache/types';
 import type { KubeWriter } from '../kube/KubeWriter';
 import { toStatusError } from '../kube/toStatusError';
+import type { StreamReader } from '../kube/uncachedStream';
 import { eventOwner, INSTANCE_KIND, type OwnerCandidate } from './eventOwner';
 import { EVENTS, LABEL_MIRRORED, mirroredEvent } from './mirroredEvent';
 
@@ -11,20 +11,16 @@ export interface EventMirrorOptions {
   store: Pick<InstanceStore, 'get' | 'source' | 'watch'> & { whenSynced(): Promise<void> };
   writer: Pick<KubeWriter, 'create' | 'mergePatch' | 'delete'>;
   /**
-   * An informer over every core/v1 Event that hands each listed and watched event, with its
-   * watch phase, to `observe` and caches what it returns: events are the busiest kind of a
-   * cluster, so the mirror reads each as it passes and the cache keeps only a stub of it.
+   * A list and watch of every core/v1 Event that hands each to the reader as it passes and keeps
+   * none: events are the busiest kind of a cluster (UncachedStream).
    */
-  watchEvents(observe: (event: KubeObject, phase: EventPhase) => KubeObject): ResourceInformer;
+  watchEvents(reader: StreamReader): { start(): Promise<void>; stop(): Promise<void> };
   /** Mirrored events kept per instance, the newest (default 10); older ones are deleted. */
   maxPerInstance?: number;
   /** Writes at most this many at once (default 4). */
   maxInFlight?: number;
   logger?: { warn(msg: string, meta?: object): void };
 }
-
-/** A watch event's type (`ADDED` for listed items). */
-export type EventPhase = 'ADDED' | 'MODIFIED' | 'DELETED';
 
 interface QueuedWrite {
   event: KubeObject;
@@ -58,13 +54,6 @@ const signatureOf = (e: KubeObject) => {
   return h >>> 0;
 };
 
-/** What the informer keeps of an event: enough to list and resume, nothing the mirror reads. */
-const stubOf = (e: KubeObject): KubeObject => ({
-  apiVersion: e.apiVersion,
-  kind: e.kind,
-  metadata: { name: e.metadata?.name, namespace: e.metadata?.namespace, resourceVersion: e.metadata?.resourceVersion },
-});
-
 /**
  * Mirrors the Kubernetes events of each instance's operator object and of the objects its
  * operator makes for it (StatefulSets, pods, claims, Jobs) onto the DatabaseInstance, as core/v1
@@ -77,7 +66,7 @@ const stubOf = (e: KubeObject): KubeObject => ({
  * on what exists; two replicas writing the same mirror collide on its name (409) harmlessly.
  */
 export class EventMirror {
-  private informer: ResourceInformer | undefined;
+  private stream: { start(): Promise<void>; stop(): Promise<void> } | undefined;
   private subscription: { stop(): void } | undefined;
   /** Per instance (`namespace/name`): its mirrors in the cluster, name → when last seen. */
   private readonly rings = new Map<string, Map<string, number>>();
@@ -98,20 +87,29 @@ export class EventMirror {
     this.subscription = this.options.store.watch(undefined, change => {
       if (change.type === 'DELETED') this.forget(`${change.object.metadata.namespace}/${change.object.metadata.name}`);
     });
-    const informer = this.options.watchEvents((e, phase) => {
-      if (phase === 'DELETED') this.deleted(e);
-      else this.consider(e);
-      return stubOf(e);
+    const stream = this.options.watchEvents({
+      observe: (e, phase) => (phase === 'DELETED' ? this.deleted(e) : this.consider(e)),
+      // a relist tells again every mirror that exists: the rings are rebuilt from it
+      relisting: () => this.rings.clear(),
+      listed: () => this.pruneWritten(),
+      error: err => this.options.logger?.warn('Watching events failed; retrying', { error: String(err) }),
     });
-    informer.on('error', err => this.options.logger?.warn('Watching events failed; retrying', { error: String(err) }));
-    this.informer = informer;
-    await informer.start();
+    this.stream = stream;
+    await stream.start();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     this.subscription?.stop();
-    await this.informer?.stop();
+    await this.stream?.stop();
+  }
+
+  /** Signatures of mirrors that no longer exist (gone while the watch was down) are dropped. */
+  private pruneWritten(): void {
+    const known = new Set<string>();
+    for (const ring of this.rings.values()) for (const name of ring.keys()) known.add(name);
+    for (const name of this.written.keys())
+      if (!known.has(name) && !this.queue.has(name) && !this.inFlight.has(name)) this.written.delete(name);
   }
 
   /** Resolves when nothing is queued or in flight (for tests and shutdown). */

@@ -35,14 +35,10 @@ export function stripBulkyFields(obj: KubeObject): KubeObject {
   };
 }
 
-/**
- * Per-type transform applied to every listed and watched object before it is cached; `phase`
- * is the watch event's (`ADDED` for listed items).
- */
+/** Per-type transform applied to every listed and watched object before it is cached. */
 export type ObjectTransform = (
   type: ResourceType,
   obj: KubeObject,
-  phase: 'ADDED' | 'MODIFIED' | 'DELETED',
 ) => KubeObject;
 
 /**
@@ -67,7 +63,7 @@ export function kubeInformerFactory(
         },
       );
       list.items = (list.items ?? []).map(
-        o => transform(type, o as KubeObject, 'ADDED') as KubernetesObject,
+        o => transform(type, o as KubeObject) as KubernetesObject,
       );
       // ListWatch delivers these items synchronously right after this promise settles;
       // setImmediate runs after that, so "listed" means "delivered".
@@ -96,7 +92,7 @@ export function kubeInformerFactory(
               phase,
               phase === 'ERROR' || phase === 'BOOKMARK'
                 ? obj
-                : transform(type, obj, phase as 'ADDED' | 'MODIFIED' | 'DELETED'),
+                : transform(type, obj),
               raw,
             );
           },
