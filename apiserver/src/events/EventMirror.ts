@@ -36,12 +36,6 @@ const instanceKeyOf = (e: KubeObject) => {
   return `${ref?.namespace ?? e.metadata?.namespace}/${ref?.name}`;
 };
 
-/** When an event last happened, as kube orders them (ms: a number costs less than its text). */
-const lastOf = (e: KubeObject) => {
-  const f = e as { lastTimestamp?: string; eventTime?: string };
-  return Date.parse(f.lastTimestamp ?? f.eventTime ?? e.metadata?.creationTimestamp ?? '') || 0;
-};
-
 /**
  * What a write would change, hashed (FNV-1a, 32 bits: a small integer, no string kept per
  * event): an event already mirrored with these is not written again.
@@ -68,10 +62,12 @@ const signatureOf = (e: KubeObject) => {
 export class EventMirror {
   private stream: { start(): Promise<void>; stop(): Promise<void> } | undefined;
   private subscription: { stop(): void } | undefined;
-  /** Per instance (`namespace/name`): its mirrors in the cluster, name → when last seen. */
+  /** Per instance (`namespace/name`): its mirrors in the cluster, oldest first, name → signature. */
   private readonly rings = new Map<string, Map<string, number>>();
-  /** Mirror name → the signature last written (or seen written). */
-  private readonly written = new Map<string, number>();
+  /** Mirrors written whose watch event has not come back yet: name → signature. */
+  private readonly recent = new Map<string, number>();
+  /** While a relist runs: the mirrors it listed (those it did not list are gone). */
+  private listing: Set<string> | undefined;
   private readonly queue = new Map<string, QueuedWrite>();
   private readonly inFlight = new Set<string>();
   private readonly pending = new Set<Promise<void>>();
@@ -90,8 +86,10 @@ export class EventMirror {
     const stream = this.options.watchEvents({
       observe: (e, phase) => (phase === 'DELETED' ? this.deleted(e) : this.consider(e)),
       // a relist tells again every mirror that exists: the rings are rebuilt from it
-      relisting: () => this.rings.clear(),
-      listed: () => this.pruneWritten(),
+      relisting: () => {
+        this.listing = new Set();
+      },
+      listed: () => this.sweep(),
       error: err => this.options.logger?.warn('Watching events failed; retrying', { error: String(err) }),
     });
     this.stream = stream;
@@ -104,12 +102,17 @@ export class EventMirror {
     await this.stream?.stop();
   }
 
-  /** Signatures of mirrors that no longer exist (gone while the watch was down) are dropped. */
-  private pruneWritten(): void {
-    const known = new Set<string>();
-    for (const ring of this.rings.values()) for (const name of ring.keys()) known.add(name);
-    for (const name of this.written.keys())
-      if (!known.has(name) && !this.queue.has(name) && !this.inFlight.has(name)) this.written.delete(name);
+  /** After a relist: the mirrors it did not list are gone (expired while the watch was down). */
+  private sweep(): void {
+    const listed = this.listing;
+    this.listing = undefined;
+    if (!listed) return;
+    for (const [key, ring] of this.rings) {
+      for (const name of ring.keys()) if (!listed.has(name)) ring.delete(name);
+      if (ring.size === 0) this.rings.delete(key);
+    }
+    for (const name of this.recent.keys())
+      if (!listed.has(name) && !this.queue.has(name) && !this.inFlight.has(name)) this.recent.delete(name);
   }
 
   /** Resolves when nothing is queued or in flight (for tests and shutdown). */
@@ -142,7 +145,8 @@ export class EventMirror {
     const mirror = mirroredEvent(e, owner);
     const name = mirror.metadata!.name!;
     const signature = signatureOf(mirror);
-    if (this.written.get(name) === signature) return;
+    const known = this.rings.get(`${owner.namespace}/${owner.name}`)?.get(name) ?? this.recent.get(name);
+    if (known === signature) return;
     this.queue.set(name, { event: mirror, signature });
     this.pump();
   }
@@ -153,14 +157,15 @@ export class EventMirror {
     const name = e.metadata?.name ?? '';
     let ring = this.rings.get(key);
     if (!ring) this.rings.set(key, (ring = new Map()));
-    ring.set(name, lastOf(e));
-    if (!this.written.has(name)) this.written.set(name, signatureOf(e));
+    // insertion order is recency: a mirror written again moves to the end
+    ring.delete(name);
+    ring.set(name, signatureOf(e));
+    this.recent.delete(name);
+    this.listing?.add(name);
     const max = this.options.maxPerInstance ?? 10;
-    if (ring.size <= max) return;
-    const oldest = [...ring].sort(([, a], [, b]) => a - b).slice(0, ring.size - max);
-    for (const [old] of oldest) {
+    while (ring.size > max) {
+      const old = ring.keys().next().value as string;
       ring.delete(old);
-      this.written.delete(old);
       this.track(
         this.options.writer.delete(EVENTS, e.metadata?.namespace ?? '', old).then(
           () => undefined,
@@ -168,6 +173,10 @@ export class EventMirror {
         ),
       );
     }
+  }
+
+  private ringHas(mirror: KubeObject, name: string): boolean {
+    return this.rings.get(instanceKeyOf(mirror))?.has(name) ?? false;
   }
 
   private deleted(e: KubeObject): void {
@@ -179,7 +188,6 @@ export class EventMirror {
 
   /** The instance is gone: its mirrors expire with kube's event TTL, the mirror forgets them. */
   private forget(key: string): void {
-    for (const name of this.rings.get(key)?.keys() ?? []) this.written.delete(name);
     this.rings.delete(key);
   }
 
@@ -211,7 +219,8 @@ export class EventMirror {
       })
       .then(
         () => {
-          this.written.set(name, signature);
+          // until its watch event comes back (remember), a repeat must not write it again
+          if (!this.ringHas(event, name)) this.recent.set(name, signature);
         },
         err => this.failed(err, name),
       )

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { KubeConfig } from '@kubernetes/client-node';
+// a real kube-apiserver's list paging, watch and 410 (tests only)
+import { KubeEmulator } from '@internal/kube-emulator';
+import type { KubeObject } from '../adapters/types';
+import { UncachedStream, type StreamPhase } from './uncachedStream';
+
+const EVENTS = { group: '', version: 'v1', plural: 'events', kind: 'Event' };
+
+const eventNamed = (name: string) => ({
+  apiVersion: 'v1',
+  kind: 'Event',
+  metadata: { name, namespace: 'default' },
+  involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' },
+  reason: 'Test',
+  message: name,
+});
+
+describe('UncachedStream against the kube emulator', () => {
+  let emulator: KubeEmulator;
+  let kc: KubeConfig;
+  beforeAll(async () => {
+    emulator = await KubeEmulator.start({ operators: false });
+    kc = new KubeConfig();
+    kc.loadFromString(emulator.kubeconfig());
+  });
+  afterAll(async () => {
+    await emulator?.stop();
+  });
+
+  /** Resolves when `pred` holds over what was observed, checked on each observation. */
+  function reader() {
+    const seen: Array<[StreamPhase, string]> = [];
+    const counts = { relisting: 0, listed: 0 };
+    let waiting: { pred: () => boolean; resolve: () => void } | undefined;
+    const check = () => {
+      if (waiting?.pred()) {
+        waiting.resolve();
+        waiting = undefined;
+      }
+    };
+    return {
+      seen,
+      counts,
+      until: (pred: () => boolean) => new Promise<void>(resolve => {
+        waiting = { pred, resolve };
+        check();
+      }),
+      observe: (o: KubeObject, phase: StreamPhase) => {
+        seen.push([phase, o.metadata?.name ?? '']);
+        check();
+      },
+      relisting: () => {
+        counts.relisting++;
+      },
+      listed: () => {
+        counts.listed++;
+        check();
+      },
+    };
+  }
+
+  it('lists in pages, then watches from the list; after a watch expiry (410) it lists again', async () => {
+    for (let i = 0; i < 1203; i++) emulator.store.create(EVENTS, eventNamed(`listed-${i}`));
+    const r = reader();
+    const stream = new UncachedStream(kc, EVENTS, r);
+    try {
+      await stream.start();
+      expect(r.counts).toEqual({ relisting: 1, listed: 1 });
+      expect(r.seen.filter(([p]) => p === 'ADDED')).toHaveLength(1203);
+      emulator.store.create(EVENTS, eventNamed('watched'));
+      await r.until(() => r.seen.some(([p, n]) => p === 'ADDED' && n === 'watched'));
+      emulator.store.delete(EVENTS, 'default', 'watched');
+      await r.until(() => r.seen.some(([p, n]) => p === 'DELETED' && n === 'watched'));
+
+      emulator.expireWatches();
+      emulator.store.create(EVENTS, eventNamed('after-expiry'));
+      await r.until(() => r.counts.listed === 2 && r.seen.some(([, n]) => n === 'after-expiry'));
+      expect(r.counts.relisting).toBe(2);
+    } finally {
+      await stream.stop();
+    }
+  }, 60_000);
+});
