@@ -20,7 +20,10 @@ export interface SpecChange {
 /** How one operator takes an update: its rules, its own refusals, where each field goes. */
 export interface UpdateFrame {
   rules: EngineRules;
-  /** How the operator pauses an instance; without one, `spec.paused: true` is refused. */
+  /**
+   * How the operator pauses an instance; without one, `spec.paused: true` is refused. The
+   * write side's `pause` too (`updateSide`), so creation and validation see the same one.
+   */
   pause?: PauseSwitch;
   /** Refusals beyond the shared rules' (`found`, from `checkUpdate`), read off the current object. */
   refuse?(
@@ -58,9 +61,7 @@ export const pauseRefused = (operator: string): FieldCause =>
  * (all causes at once, so a client fixes its request in one go), changes only a copy, and
  * carries deletion protection as our annotation, whatever its fields are called.
  */
-export function updateFrom(
-  frame: UpdateFrame,
-): AdapterWriteSide['applyUpdate'] {
+function updateFrom(frame: UpdateFrame): AdapterWriteSide['applyUpdate'] {
   return (current, next, previous) => {
     const causes = checkUpdate(frame.rules, next, previous);
     const pauseChange = pauseChangeOf(next, previous);
@@ -92,3 +93,16 @@ export function updateFrom(
   };
 }
 
+/**
+ * The update half of an adapter's write side, from its frame: `applyUpdate`, and the frame's
+ * pause as the write side's `pause` (absent when the frame has none), so that an operator
+ * names its pause once, in the frame. Adapters spread it into their write side.
+ */
+export function updateSide(
+  frame: UpdateFrame,
+): Pick<AdapterWriteSide, 'pause' | 'applyUpdate'> {
+  return {
+    ...(frame.pause && { pause: frame.pause }),
+    applyUpdate: updateFrom(frame),
+  };
+}

@@ -8,7 +8,7 @@ import { replicaRulesOf } from '../../writes/replicaRule';
 import { resourceRequirements } from '../../writes/resources';
 import { rulesWriteSide } from '../../writes/rulesWriteSide';
 import { markerPause } from '../../writes/pauseSwitch';
-import { updateFrom } from '../../writes/updateFrame';
+import { updateSide } from '../../writes/updateFrame';
 import { secretValue } from '../../writes/secretValue';
 import { setResources } from '../../writes/setResources';
 import { storageRequest } from '../../writes/storageRequest';
@@ -94,7 +94,6 @@ export const postgresqlPause = markerPause('annotations', 'cnpg.io/hibernation',
 /** The write side for CloudNativePG Clusters (standalone = 1 instance, replication = more). */
 export function postgresqlWriteSide(kind: SourceKind): AdapterWriteSide {
   return {
-    pause: postgresqlPause,
     ...rulesWriteSide(postgresqlRules, 'standalone'),
     defaults: topology => ({
       version: '18.4',
@@ -120,7 +119,7 @@ export function postgresqlWriteSide(kind: SourceKind): AdapterWriteSide {
         ...(resources && { resources }),
       });
     },
-    applyUpdate: updateFrom({
+    ...updateSide({
       rules: postgresqlRules,
       pause: postgresqlPause,
       refuse(current, next, previous, found) {

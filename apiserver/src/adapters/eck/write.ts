@@ -9,7 +9,7 @@ import { mergeResources, resourceRequirements } from '../../writes/resources';
 import { secretValue } from '../../writes/secretValue';
 import { rulesWriteSide } from '../../writes/rulesWriteSide';
 import { markerPause } from '../../writes/pauseSwitch';
-import { updateFrom } from '../../writes/updateFrame';
+import { updateSide } from '../../writes/updateFrame';
 import { compareVersions, majorOf } from '../../writes/version';
 import { asArray, asRecord, nameOf, namespaceOf } from '../shared/read';
 import type { AdapterWriteSide, SourceKind } from '../types';
@@ -78,7 +78,6 @@ export const eckPause = markerPause(
 /** The write side for Elasticsearch objects: one node set `default` holding every node. */
 export function eckWriteSide(kind: SourceKind): AdapterWriteSide {
   return {
-    pause: eckPause,
     ...rulesWriteSide(eckRules, 'cluster'),
     defaults: () => ({
       version: '9.4.3',
@@ -119,7 +118,7 @@ export function eckWriteSide(kind: SourceKind): AdapterWriteSide {
         ],
       });
     },
-    applyUpdate: updateFrom({
+    ...updateSide({
       rules: eckRules,
       pause: eckPause,
       refuse(current, next, previous) {

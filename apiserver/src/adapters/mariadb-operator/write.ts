@@ -11,7 +11,7 @@ import { storageRequest } from '../../writes/storageRequest';
 import { secretValue } from '../../writes/secretValue';
 import { rulesWriteSide } from '../../writes/rulesWriteSide';
 import { specFieldPause } from '../../writes/pauseSwitch';
-import { updateFrom } from '../../writes/updateFrame';
+import { updateSide } from '../../writes/updateFrame';
 import { asRecord, asString, nameOf, namespaceOf } from '../shared/read';
 import type {
   AdapterWriteSide,
@@ -97,7 +97,6 @@ export const mariadbPause = specFieldPause('suspend');
 /** The write side for MariaDB objects. */
 export function mariadbWriteSide(kind: SourceKind): AdapterWriteSide {
   return {
-    pause: mariadbPause,
     ...rulesWriteSide(mariadbRules, 'standalone'),
     defaults: (topology): InstanceDefaults => ({
       version: '11.4',
@@ -127,7 +126,7 @@ export function mariadbWriteSide(kind: SourceKind): AdapterWriteSide {
         ...topologySpec(spec.topology),
       });
     },
-    applyUpdate: updateFrom({
+    ...updateSide({
       rules: mariadbRules,
       pause: mariadbPause,
       write(spec, change) {

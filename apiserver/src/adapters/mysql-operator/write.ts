@@ -12,7 +12,7 @@ import { resourceRequirements } from '../../writes/resources';
 import { setResources } from '../../writes/setResources';
 import { opaqueSecret, secretValue } from '../../writes/secretValue';
 import { rulesWriteSide } from '../../writes/rulesWriteSide';
-import { updateFrom } from '../../writes/updateFrame';
+import { updateSide } from '../../writes/updateFrame';
 import {
   asArray,
   asRecord,
@@ -107,7 +107,7 @@ export function mysqlWriteSide(kind: SourceKind): AdapterWriteSide {
         }),
       });
     },
-    applyUpdate: updateFrom({
+    ...updateSide({
       rules: mysqlRules,
       write(spec, change) {
         if (change.version) spec.version = change.version;

@@ -10,7 +10,7 @@ import { storageRequest } from '../../writes/storageRequest';
 import { secretValue } from '../../writes/secretValue';
 import { rulesWriteSide } from '../../writes/rulesWriteSide';
 import { markerPause } from '../../writes/pauseSwitch';
-import { updateFrom } from '../../writes/updateFrame';
+import { updateSide } from '../../writes/updateFrame';
 import { asRecord, asString, nameOf, namespaceOf } from '../shared/read';
 import type { AdapterWriteSide, KubeObject, SourceKind } from '../types';
 
@@ -70,7 +70,6 @@ export const rabbitmqPause = markerPause(
 /** The write side for RabbitmqCluster objects (standalone = 1 replica, cluster = more). */
 export function rabbitmqWriteSide(kind: SourceKind): AdapterWriteSide {
   return {
-    pause: rabbitmqPause,
     ...rulesWriteSide(rabbitmqRules, 'standalone'),
     defaults: topology => ({
       version: '4.2.6',
@@ -95,7 +94,7 @@ export function rabbitmqWriteSide(kind: SourceKind): AdapterWriteSide {
         ...(resources && { resources }),
       });
     },
-    applyUpdate: updateFrom({
+    ...updateSide({
       rules: rabbitmqRules,
       pause: rabbitmqPause,
       write(spec, change) {

@@ -15,7 +15,7 @@ import { resourceRequirements } from '../../writes/resources';
 import { setResources } from '../../writes/setResources';
 import { opaqueSecret, secretValue } from '../../writes/secretValue';
 import { rulesWriteSide } from '../../writes/rulesWriteSide';
-import { updateFrom } from '../../writes/updateFrame';
+import { updateSide } from '../../writes/updateFrame';
 import { majorOf } from '../../writes/version';
 import { asRecord, asString, nameOf, namespaceOf } from '../shared/read';
 import type { AdapterWriteSide, SourceKind } from '../types';
@@ -137,7 +137,7 @@ export function redisWriteSide(
         };
       return operatorObject(kind, instance, options, body);
     },
-    applyUpdate: updateFrom({
+    ...updateSide({
       rules: redisRules,
       refuse: (current, next, previous) =>
         // A RedisSentinel (adopted; we create none) keeps no data: its CRD has no storage, and
