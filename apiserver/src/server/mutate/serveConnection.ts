@@ -3,7 +3,8 @@ import { SECRETS } from '../../kube/KubeWriter';
 import { toConnection } from '../../writes/toConnection';
 import { negotiateOutput } from '../negotiate';
 import type { HandlerContext } from '../readHandlers';
-import { methodNotSupported, notFound, serviceUnavailable } from '../StatusError';
+import { methodNotSupported, serviceUnavailable } from '../StatusError';
+import { instanceAndSource } from './instanceAndSource';
 import { sendObject } from './respondInstance';
 import { toWriteError } from './toWriteError';
 import type { WriteDeps } from './WriteDeps';
@@ -22,11 +23,7 @@ const SECRET_RETRY_SECONDS = 2;
 export async function serveConnection(ctx: HandlerContext, deps: WriteDeps): Promise<void> {
   // a read: an Accept nothing satisfies is a 406 before any Secret is fetched
   negotiateOutput(ctx.req.headers.accept, 'object');
-  const namespace = ctx.info.namespace;
-  const name = ctx.pathName;
-  const instance = deps.store.get(namespace, name);
-  const source = deps.store.source(namespace, name);
-  if (!instance || !source) throw notFound(DATABASE_INSTANCE_PLURAL, name);
+  const { namespace, name, instance, source } = instanceAndSource(ctx, deps);
   const write = source.adapter.write;
   if (!write) throw methodNotSupported(`${DATABASE_INSTANCE_PLURAL}/connection`, 'get');
   const secretName = write.connectionSecretName(source.object);

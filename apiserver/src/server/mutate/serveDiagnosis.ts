@@ -1,12 +1,9 @@
-import {
-  DATABASE_INSTANCE_PLURAL,
-  type DiagnosisFinding,
-} from '@internal/plugin-databases-common';
+import type { DiagnosisFinding } from '@internal/plugin-databases-common';
 import type { KubeObject, ResourceType } from '../../adapters/types';
 import { diagnose } from '../../diagnosis/diagnose';
 import { negotiateOutput } from '../negotiate';
 import type { HandlerContext } from '../readHandlers';
-import { notFound } from '../StatusError';
+import { instanceAndSource } from './instanceAndSource';
 import { sendObject } from './respondInstance';
 import type { WriteDeps } from './WriteDeps';
 
@@ -38,11 +35,7 @@ export async function serveDiagnosis(
   deps: WriteDeps,
 ): Promise<void> {
   negotiateOutput(ctx.req.headers.accept, 'object');
-  const namespace = ctx.info.namespace;
-  const name = ctx.pathName;
-  const instance = deps.store.get(namespace, name);
-  const source = deps.store.source(namespace, name);
-  if (!instance || !source) throw notFound(DATABASE_INSTANCE_PLURAL, name);
+  const { namespace, name, instance, source } = instanceAndSource(ctx, deps);
   const selectors =
     source.adapter.memberSelectors?.(source.object, source.kind) ?? [];
   const pods: KubeObject[] = [];
