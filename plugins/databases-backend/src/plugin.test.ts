@@ -18,6 +18,7 @@ import type { InstanceEvent } from '@internal/plugin-databases-common';
 import { databasesPlugin } from './plugin';
 import { ORDERS_COMPONENT, SEARCH_COMPONENT } from './__testUtils__/catalogEntities';
 import { emulatorCluster } from './__testUtils__/emulatorCluster';
+import { eventually } from './__testUtils__/eventually';
 import { sqliteKnex } from './__testUtils__/sqliteKnex';
 import { teamIdentityMocks } from './__testUtils__/teamIdentityMocks';
 
@@ -332,9 +333,15 @@ describe('databases backend against the emulator and the aggregated apiserver', 
   it("lists an instance's Kubernetes events, newest last, as kubectl describe would, and only to those who may read it", async () => {
     const base = '/api/databases/clusters/local/namespaces/team-a/instances/payments-ledger/events';
     let items: any[] = [];
-    // the apiserver mirrors the emulated kubelet's events from its watch: wait for them (each try is a request)
-    for (let i = 0; i < 100 && !items.some(e => e.reason === 'BackOff'); i++)
-      items = (await request(server).get(base).set('Authorization', alice)).body.items ?? [];
+    // the apiserver mirrors the emulated kubelet's events from its watch: wait for them
+    await eventually(
+      async () => {
+        items = (await request(server).get(base).set('Authorization', alice)).body.items ?? [];
+        return items.some(e => e.reason === 'BackOff');
+      },
+      20_000,
+      () => `a BackOff among the events of payments-ledger; last seen: ${JSON.stringify(items.map(e => e.reason))}`,
+    );
     expect(items).toContainEqual(
       expect.objectContaining({
         type: 'Warning',

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parseAllDocuments } from 'yaml';
 import { DATABASE_PHASES } from '@internal/plugin-databases-common';
+import { eventually } from '../support/eventually';
 import { parseTable } from '../support/kubectl';
 import { chooseTarget } from './chooseTarget';
 import { ENGINE_CASES, type EngineCase } from './engineCases';
@@ -8,7 +9,6 @@ import type { Kubectl } from './Kubectl';
 import { openCluster, type ConformanceCluster } from './openCluster';
 import {
   cleanUpCluster,
-  eventually,
   prepareCluster,
   type PreparedCluster,
 } from './prepareCluster';
@@ -932,10 +932,12 @@ if (choice.kind === 'skip') {
             }),
           );
           const selector = `involvedObject.kind=DatabaseInstance,involvedObject.name=${name}`;
-          let mirrored: any[] = [];
-          // the apiserver writes the mirror from its watch of events: wait for it (each try is a kubectl call)
-          for (let i = 0; i < 100 && mirrored.length === 0; i++)
-            mirrored = (await kubectl.json(['get', 'events', '-n', ns, '--field-selector', selector])).items;
+          // the apiserver writes the mirror from its watch of events: wait for it
+          const mirrored: any[] = await eventually(async () => {
+            const { items } = await kubectl.json(['get', 'events', '-n', ns, '--field-selector', selector]);
+            if (items.length > 0) return items;
+            throw new Error(`no event selected by ${selector} yet`);
+          }, `the mirrored event of ${name}`);
           expect(mirrored).toEqual([
             expect.objectContaining({
               reason: 'BackOff',

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { eventually } from '../support/eventually';
 import type { Kubectl } from './Kubectl';
 import { OPERATORS_DIR, readManifests } from './upstream';
 
@@ -9,29 +10,6 @@ export interface PreparedCluster {
   namespace: string;
   /** CRDs that were absent and the suite created from the upstream files. */
   createdCrds: string[];
-}
-
-/** Polls until `check` returns a value, or fails with the last thing it saw. */
-export async function eventually<T>(
-  check: () => Promise<T | undefined>,
-  what: string,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined) return value;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > deadline)
-      throw new Error(
-        `${what}: not reached in ${timeoutMs} ms${last ? `; last error: ${last}` : ''}`,
-      );
-    await new Promise(r => setTimeout(r, 250));
-  }
 }
 
 /** CRD files of the given operators: `[crd name, absolute file]`. */
