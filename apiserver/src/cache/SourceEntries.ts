@@ -1,0 +1,152 @@
+import type { OperatorAdapter, SourceKind } from '../adapters/types';
+import type { RolloutMemory } from '../status/rolloutMemory';
+import type { SourceObject } from './SourceObjects';
+import { claimKey, objectKey } from './storeKeys';
+
+/** One operator object the store serves an instance for, and what it is built from. */
+export interface SourceEntry {
+  key: string;
+  adapter: OperatorAdapter;
+  kind: SourceKind;
+  namespace: string;
+  name: string;
+  relatedKeys: string[];
+}
+
+function addTo(map: Map<string, Set<string>>, key: string, value: string): void {
+  let set = map.get(key);
+  if (!set) {
+    set = new Set();
+    map.set(key, set);
+  }
+  set.add(value);
+}
+
+function removeFrom(map: Map<string, Set<string>>, key: string, value: string): void {
+  const set = map.get(key);
+  set?.delete(value);
+  if (set && set.size === 0) {
+    map.delete(key);
+  }
+}
+
+/**
+ * The source objects the store knows, with the indexes a change is followed through: from a
+ * related object to the source objects built from it, and from a `namespace/name` to the
+ * source objects claiming it (their name group, served together, see servedNames). Pure state.
+ */
+export class SourceEntries {
+  private readonly entries = new Map<string, SourceEntry>();
+  /** Per source object: what this replica saw of its rollouts (see applyRolloutMemory). */
+  private readonly rollouts = new Map<string, RolloutMemory>();
+  /** Name group (`namespace/name`) → keys of the source objects claiming it. */
+  private readonly nameClaims = new Map<string, Set<string>>();
+  /** Related object key → keys of the source objects built from it. */
+  private readonly reverse = new Map<string, Set<string>>();
+
+  get(key: string): SourceEntry | undefined {
+    return this.entries.get(key);
+  }
+
+  keys(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  values(): IterableIterator<SourceEntry> {
+    return this.entries.values();
+  }
+
+  /** Keys of the source objects of one type (`plural.group`, see typeKey). */
+  keysOfType(type: string): string[] {
+    const prefix = `${type}|`;
+    return this.keys().filter(k => k.startsWith(prefix));
+  }
+
+  /** Keys of the source objects built from the related object `relatedKey`. */
+  dependents(relatedKey: string): string[] {
+    return [...(this.reverse.get(relatedKey) ?? [])];
+  }
+
+  /** Keys of the source objects claiming `namespace/name`. */
+  claimKeys(group: string): string[] {
+    return [...(this.nameClaims.get(group) ?? [])];
+  }
+
+  /** The entries claiming `namespace/name`. */
+  claimants(group: string): SourceEntry[] {
+    return this.claimKeys(group).map(k => this.entries.get(k)!);
+  }
+
+  rollout(key: string): RolloutMemory | undefined {
+    return this.rollouts.get(key);
+  }
+
+  rememberRollout(key: string, memory: RolloutMemory): void {
+    this.rollouts.set(key, memory);
+  }
+
+  /**
+   * Follows one source object to its state read now (no `obj`: it is gone, or its kind no longer
+   * served); returns its name group, to be recomputed, undefined when there is none.
+   */
+  reconcile(
+    key: string,
+    { informer, obj, ns, name }: SourceObject,
+    logger?: { warn(msg: string, meta?: object): void },
+  ): string | undefined {
+    if (!informer || !obj) {
+      return this.delete(key);
+    }
+    let relatedKeys: string[] = [];
+    try {
+      relatedKeys = informer.adapter
+        .relatedRefs(obj, informer.kind)
+        .map(r => objectKey(r.type, r.namespace, r.name));
+    } catch (err) {
+      logger?.warn('Adapter relatedRefs failed', {
+        source: key,
+        error: String(err),
+      });
+    }
+    return this.set({
+      key,
+      adapter: informer.adapter,
+      kind: informer.kind,
+      namespace: ns,
+      name,
+      relatedKeys,
+    });
+  }
+
+  /** Records (or replaces) an entry; returns its name group. */
+  private set(entry: SourceEntry): string {
+    this.unlinkRelated(entry.key);
+    for (const rel of entry.relatedKeys) {
+      addTo(this.reverse, rel, entry.key);
+    }
+    this.entries.set(entry.key, entry);
+    const group = claimKey(entry.namespace, entry.name);
+    addTo(this.nameClaims, group, entry.key);
+    return group;
+  }
+
+  /** Forgets a source object that is gone; returns its name group, undefined if it was unknown. */
+  private delete(key: string): string | undefined {
+    const old = this.entries.get(key);
+    if (!old) {
+      return undefined;
+    }
+    this.unlinkRelated(key);
+    this.entries.delete(key);
+    this.rollouts.delete(key);
+    const group = claimKey(old.namespace, old.name);
+    removeFrom(this.nameClaims, group, key);
+    return group;
+  }
+
+  private unlinkRelated(key: string): void {
+    for (const rel of this.entries.get(key)?.relatedKeys ?? []) {
+      removeFrom(this.reverse, rel, key);
+    }
+  }
+}
