@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DATABASES_GROUP_VERSION } from '@internal/plugin-databases-common';
+import { DATABASES_GROUP_VERSION, mirroredEventMessage } from '@internal/plugin-databases-common';
 import type { KubeObject, ResourceType } from '../adapters/types';
 import { type EventOwner, INSTANCE_KIND, type OwnerCandidate } from './eventOwner';
 
@@ -67,7 +67,7 @@ export function mirroredEvent(source: KubeObject, owner: OwnerCandidate): KubeOb
       uid: about.uid,
     },
     reason: e.reason,
-    message: ownObject ? e.message : `${about.kind} ${about.name}: ${e.message ?? ''}`.trimEnd(),
+    message: ownObject ? e.message : mirroredEventMessage(about, e.message),
     type: e.type ?? 'Normal',
     count: e.count ?? e.series?.count ?? 1,
     ...(first && { firstTimestamp: first }),

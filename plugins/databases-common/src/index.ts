@@ -7,3 +7,4 @@ export * from './constants';
 export * from './types';
 export * from './rest';
 export * from './permissions';
+export * from './mirroredEvents';
