@@ -19,6 +19,7 @@ import { databasesPlugin } from './plugin';
 import { ORDERS_COMPONENT, SEARCH_COMPONENT } from './__testUtils__/catalogEntities';
 import { emulatorCluster } from './__testUtils__/emulatorCluster';
 import { eventually } from './__testUtils__/eventually';
+import { openEvents } from './__testUtils__/openEvents';
 import { sqliteKnex } from './__testUtils__/sqliteKnex';
 import { teamIdentityMocks } from './__testUtils__/teamIdentityMocks';
 
@@ -355,6 +356,44 @@ describe('databases backend against the emulator and the aggregated apiserver', 
     const times = items.map(e => e.lastTimestamp);
     expect(times).toEqual([...times].sort());
     expect((await request(server).get(base).set('Authorization', bob)).status).toBe(403);
+  });
+
+  it("streams an instance's events live as the user: the list, then an event kubelet writes now; refused before any stream to whoever may not read them", async () => {
+    const port = (server.address() as net.AddressInfo).port;
+    const live = '/api/databases/clusters/local/namespaces/team-a/instances/orders-db/events';
+    const refused = openEvents(port, 'bob', live);
+    await refused.ready;
+    expect(refused.status).toBe(403);
+    refused.close();
+    const stream = openEvents(port, 'alice', live);
+    try {
+      await stream.ready;
+      expect(stream.status).toBe(200);
+      await eventually(() => stream.events.some(e => e.event === 'events'), 20_000, 'the first list on the stream');
+      const message = `Readiness probe failed: live-${Date.now().toString(36)}`;
+      const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+      system.emulator.store.create({ group: '', version: 'v1', plural: 'events' }, {
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name: `orders-db-0.live${Date.now().toString(16)}`, namespace: 'team-a' },
+        involvedObject: { apiVersion: 'v1', kind: 'Pod', name: 'orders-db-0', namespace: 'team-a' },
+        reason: 'Unhealthy',
+        message,
+        type: 'Warning',
+        count: 1,
+        firstTimestamp: now,
+        lastTimestamp: now,
+        source: { component: 'kubelet' },
+      } as any);
+      const arrived = () => stream.events.find(e => e.event === 'event' && e.data.item?.message === message);
+      await eventually(() => arrived() !== undefined, 20_000, () => `the new event on the stream; got ${JSON.stringify(stream.events.map(e => e.event))}`);
+      expect(arrived()!.data).toEqual({
+        type: 'ADDED',
+        item: expect.objectContaining({ name: expect.stringMatching(/^orders-db\./), type: 'Warning', reason: 'Unhealthy', from: 'kubelet', about: 'Pod orders-db-0' }),
+      });
+    } finally {
+      stream.close();
+    }
   });
 
   it('alice pauses and resumes orders-db through the apiserver; a Redis, whose operator cannot pause, is refused naming spec.paused', async () => {

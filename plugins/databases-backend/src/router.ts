@@ -1,7 +1,7 @@
 import express, { type Request } from 'express';
 import Router from 'express-promise-router';
 import { z } from 'zod/v3';
-import { InputError, NotAllowedError, NotFoundError } from '@backstage/errors';
+import { InputError, NotAllowedError, NotFoundError, ServiceUnavailableError } from '@backstage/errors';
 import type {
   AuditorService,
   BackstageCredentials,
@@ -40,6 +40,10 @@ import type { Impersonation } from './kube/KubeClusterClient';
 import type { InstanceAuthorizer } from './permissions/InstanceAuthorizer';
 import type { HistoryStore } from './history/HistoryStore';
 import type { EventsHub } from './events/EventsHub';
+import { streamInstanceEvents } from './events/streamInstanceEvents';
+
+/** Live event streams of single instances one backend keeps open (each is a watch as its user). */
+const MAX_EVENT_STREAMS = 1000;
 
 /** What the router needs. */
 export interface RouterOptions {
@@ -157,6 +161,7 @@ function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
 /** Builds the express router of `/api/databases`. */
 export async function createRouter(options: RouterOptions): Promise<express.Router> {
   const { httpAuth, userInfo, auditor, catalog, entities, clusters, service, authorizer, history, events } = options;
+  const eventStreams = { open: 0 };
   const router = Router();
   router.use(express.json({ limit: '100kb' }));
 
@@ -414,19 +419,36 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
   });
 
   // The instance's Kubernetes events: whoever may read it in the portal and may list events in
-  // its namespace in Kubernetes (asked as the user) sees them. Never cached.
+  // its namespace in Kubernetes (asked as the user) sees them. Never cached. Asked with
+  // `Accept: text/event-stream`, the list is followed by every change (a watch as the user) for
+  // as long as the page stays open; at most MAX_EVENT_STREAMS such streams at once.
   router.get('/clusters/:cluster/namespaces/:namespace/instances/:name/events', async (req, res) => {
     const { p, who, resource } = await readInstance(req);
     if (!(await authorizer.allows(databasesInstanceReadPermission, who.credentials, resource))) {
       throw new NotAllowedError(`not allowed to read ${p.name}`);
     }
+    const live = req.accepts(['application/json', 'text/event-stream']) === 'text/event-stream';
+    if (live && eventStreams.open >= MAX_EVENT_STREAMS) {
+      throw new ServiceUnavailableError(`${MAX_EVENT_STREAMS} event streams are open on this backend; ask for the list instead`);
+    }
+    const watch = service.instanceEvents(who.as, p.cluster, {
+      namespace: p.namespace,
+      name: p.name,
+      uid: resource.instance.metadata.uid,
+    });
+    let first: Awaited<ReturnType<typeof watch.list>>;
     try {
-      const found = await service.events(who.as, p.cluster, p.namespace, p.name, resource.instance.metadata.uid);
-      res.setHeader('Cache-Control', 'no-store');
-      res.json(found);
+      first = await watch.list();
     } catch (e) {
       throw toBackstageError(e);
     }
+    res.setHeader('Cache-Control', 'no-store');
+    if (!live) {
+      res.json({ items: first.items });
+      return;
+    }
+    eventStreams.open += 1;
+    await streamInstanceEvents(res, watch, first).finally(() => (eventStreams.open -= 1));
   });
 
   router.get('/clusters/:cluster/namespaces/:namespace/instances/:name/history', async (req, res) => {

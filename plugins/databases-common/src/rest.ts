@@ -193,6 +193,8 @@ export interface ListClustersResponse {
 
 /** One Kubernetes event of an instance, as `kubectl describe` lists it. */
 export interface InstanceKubeEvent {
+  /** The Event object's name: the key of a live list (each change of it replaces it). */
+  name?: string;
   type: string;
   reason?: string;
   message?: string;
@@ -208,6 +210,16 @@ export interface InstanceKubeEvent {
 /** `GET /clusters/:cluster/namespaces/:namespace/instances/:name/events` answer: newest last. */
 export interface InstanceEventsResponse {
   items: InstanceKubeEvent[];
+}
+
+/**
+ * The same route asked with `Accept: text/event-stream`: server-sent events, `events` with an
+ * {@link InstanceEventsResponse} (first, and again whenever the watch behind it had to list
+ * again), then `event` with one {@link InstanceKubeEventChange} per change.
+ */
+export interface InstanceKubeEventChange {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  item: InstanceKubeEvent;
 }
 
 /** What the caller may do with one instance (set by `GET` of one instance). */

@@ -90,6 +90,25 @@ describe('the portal in a browser', () => {
     await backOff.waitFor({ timeout: 60_000 });
     await expect(backOff.textContent()).resolves.toMatch(/Warning.*kubelet.*Pod payments-ledger-2.*Back-off restarting failed container mariadb/);
     await shot('instance-diagnosis');
+    // an event that happens now reaches the open page (no reload; the instance itself does not change)
+    const probe = `Readiness probe failed: e2e-${Date.now().toString(36)}`;
+    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    portal.system.emulator.store.create({ group: '', version: 'v1', plural: 'events' }, {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: `payments-ledger-1.${Date.now().toString(16)}`, namespace: 'team-a' },
+      involvedObject: { apiVersion: 'v1', kind: 'Pod', name: 'payments-ledger-1', namespace: 'team-a' },
+      reason: 'Unhealthy',
+      message: probe,
+      type: 'Warning',
+      count: 1,
+      firstTimestamp: now,
+      lastTimestamp: now,
+      source: { component: 'kubelet', host: 'emulator-node' },
+    });
+    const live = page.getByRole('table', { name: 'Events' }).getByRole('row').filter({ hasText: probe });
+    await live.waitFor({ timeout: 30_000 });
+    await expect(live.textContent()).resolves.toMatch(/Warning.*Unhealthy.*kubelet.*Pod payments-ledger-1/);
   }, 120_000);
 
   // One story, one case: each step needs the database the steps before made.
@@ -143,7 +162,7 @@ describe('the portal in a browser', () => {
   }, 480_000);
 
   // The request form and the scale dialog are built from DatabaseEngine: no portal code names PostgreSQL.
-  it('requests a PostgreSQL (CloudNativePG) with standbys, sees it Ready and scales it', async () => {
+  it('requests a PostgreSQL (CloudNativePG) with standbys, sees it Ready, scales it, pauses and resumes it', async () => {
     await signIn(portal.baseUrl);
     const name = `e2e-pg-${Date.now().toString(36)}`;
     await step('request a PostgreSQL replication', async () => {
@@ -168,6 +187,18 @@ describe('the portal in a browser', () => {
       await dialog.getByRole('button', { name: 'Scale' }).click();
       await dialog.waitFor({ state: 'hidden' });
       await page.getByText(/\/4$/).first().waitFor({ timeout: 60_000 });
+    });
+    await step('pause it (hibernation) and resume it', async () => {
+      await page.getByRole('button', { name: 'Pause' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('button', { name: 'Pause' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      await page.getByTestId('phase-banner').filter({ hasText: /^Paused/ }).waitFor({ timeout: 60_000 });
+      await page.getByRole('button', { name: 'Resume' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Resume' }).click();
+      await page.getByRole('dialog').waitFor({ state: 'hidden' });
+      await page.getByTestId('phase-banner').filter({ hasText: /^Ready/ }).waitFor({ timeout: 90_000 });
+      await expect(page.getByRole('button', { name: 'Pause' }).isEnabled()).resolves.toBe(true);
     });
   }, 300_000);
 });

@@ -1,27 +1,31 @@
 import http from 'node:http';
 import { mockCredentials } from '@backstage/backend-test-utils';
 
-/** A `GET /api/databases/events` stream being read. */
+/** A `GET /api/databases/events` stream (or another server-sent event stream) being read. */
 export interface EventStream {
   /** Every event so far, in order. */
   events: Array<{ event: string; data: any }>;
-  /** Resolves once the stream is open. */
+  /** Resolves once the stream answered (whatever its status). */
   ready: Promise<void>;
+  /** The answer's status, once {@link ready}. */
+  status?: number;
   close(): void;
 }
 
 /** Opens the server-sent event stream of the backend on `port` as `user` (e.g. `carol`). */
-export function openEvents(port: number, user: string): EventStream {
+export function openEvents(port: number, user: string, path = '/api/databases/events'): EventStream {
   const events: EventStream['events'] = [];
+  const answered: { status?: number } = {};
   const req = http.get({
     host: '127.0.0.1',
     port,
-    path: '/api/databases/events',
-    headers: { Authorization: mockCredentials.user.header(`user:default/${user}`) },
+    path,
+    headers: { Authorization: mockCredentials.user.header(`user:default/${user}`), Accept: 'text/event-stream' },
   });
   const ready = new Promise<void>((resolve, reject) => {
     req.on('error', reject);
     req.on('response', res => {
+      answered.status = res.statusCode;
       let buffer = '';
       res.setEncoding('utf8');
       res.on('data', chunk => {
@@ -38,5 +42,12 @@ export function openEvents(port: number, user: string): EventStream {
       resolve();
     });
   });
-  return { events, ready, close: () => req.destroy() };
+  return {
+    events,
+    ready,
+    get status() {
+      return answered.status;
+    },
+    close: () => req.destroy(),
+  };
 }

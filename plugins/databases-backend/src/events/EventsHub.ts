@@ -3,6 +3,7 @@ import type { ClusterStatusEvent, PortalInstance } from '@internal/plugin-databa
 import type { ClusterSet } from '../watch/ClusterSet';
 import type { InstanceChange } from '../watch/types';
 import { toInstanceEvent } from './toInstanceEvent';
+import { HEARTBEAT_MS, openSse, sseFrame } from './openSse';
 
 /** One browser's stream and what its user may see. */
 export interface EventsSubscriber {
@@ -22,7 +23,7 @@ export class EventsHub {
   private readonly timer: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
 
-  constructor(private readonly clusters: ClusterSet, heartbeatMs = 15_000) {
+  constructor(private readonly clusters: ClusterSet, heartbeatMs = HEARTBEAT_MS) {
     this.unsubscribe = clusters.subscribe({
       onInstance: change => void this.onInstance(change),
       onClusterHealth: change => this.broadcastCluster(change),
@@ -39,13 +40,7 @@ export class EventsHub {
   /** Starts a stream on `sub.res`; it ends when the browser goes away. */
   add(sub: EventsSubscriber): void {
     const { res } = sub;
-    res.status(200);
-    res.setHeader('Content-Type', 'text/event-stream');
-    res.setHeader('Cache-Control', 'no-cache, no-transform');
-    res.setHeader('Connection', 'keep-alive');
-    res.setHeader('X-Accel-Buffering', 'no');
-    res.flushHeaders();
-    res.write('retry: 3000\n\n');
+    openSse(res);
     this.subscribers.add(sub);
     for (const name of this.clusters.names()) {
       const health = this.clusters.watcher(name)!.health();
@@ -62,7 +57,7 @@ export class EventsHub {
   }
 
   private write(res: Response, event: string, data: unknown) {
-    res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    res.write(sseFrame(event, data));
   }
 
   private broadcastCluster(change: ClusterStatusEvent) {
@@ -71,7 +66,7 @@ export class EventsHub {
 
   private async onInstance(change: InstanceChange) {
     // encoded once for every stream (500 streams made 500 copies of each event)
-    const frame = `event: instance\ndata: ${JSON.stringify(toInstanceEvent(change))}\n\n`;
+    const frame = sseFrame('instance', toInstanceEvent(change));
     const namespace = change.instance.metadata.namespace ?? '';
     await Promise.all(
       [...this.subscribers].map(async sub => {

@@ -11,8 +11,6 @@ import {
   type DatabaseInstanceDiagnosis,
   type DatabaseInstanceList,
   type DatabasesFetchError,
-  type InstanceEventsResponse,
-  type InstanceKubeEvent,
   type PortalInstance,
 } from '@internal/plugin-databases-common';
 import type { ClusterSet } from '../watch/ClusterSet';
@@ -23,6 +21,7 @@ import { equalitySelector } from './equalitySelector';
 import { backendRbacError } from './backendRbacError';
 import { boundedClusterPart } from './boundedClusterPart';
 import { notAnsweredSince } from '../kube/ClusterReachability';
+import { type EventsOf, InstanceEventsWatch } from '../events/InstanceEventsWatch';
 
 /** Instances from every asked cluster, and what went wrong where. */
 export interface MultiClusterInstances {
@@ -39,27 +38,6 @@ export interface ListScope {
 
 /** How long a read-access answer is reused (per user, cluster and namespace): RBAC revoked is seen within it. */
 const ACCESS_TTL_MS = 10_000;
-
-/** A core/v1 Event as the portal lists it. */
-function toInstanceKubeEvent(e: any): InstanceKubeEvent {
-  const related = e.related?.kind && e.related?.name ? `${e.related.kind} ${e.related.name}` : undefined;
-  const prefix = related ? `${related}: ` : '';
-  const message: string | undefined = e.message;
-  return {
-    type: e.type ?? 'Normal',
-    reason: e.reason,
-    // the mirror says which object in the message, for kubectl: the portal shows it apart
-    message: message?.startsWith(prefix) ? message.slice(prefix.length) : message,
-    count: e.count ?? e.series?.count ?? 1,
-    firstTimestamp: e.firstTimestamp ?? e.eventTime ?? undefined,
-    lastTimestamp: e.lastTimestamp ?? e.series?.lastObservedTime ?? e.eventTime ?? undefined,
-    from: e.source?.component ?? e.reportingComponent ?? undefined,
-    ...(related && message?.startsWith(prefix) && { about: related }),
-  };
-}
-
-const byLastTimestamp = (a: InstanceKubeEvent, b: InstanceKubeEvent) =>
-  (a.lastTimestamp ?? '').localeCompare(b.lastTimestamp ?? '');
 
 /**
  * Every call the portal makes to the clusters, each acting as the signed-in user through
@@ -261,23 +239,10 @@ export class DatabasesService {
 
   /**
    * The Kubernetes events of one instance (the apiserver mirrors its operator's onto it), as
-   * `kubectl describe` reads them: listed as the user, by the instance's kind, name and uid;
-   * newest last, at most 100.
+   * `kubectl describe` reads them: as the user, by the instance's kind, name and uid; newest last.
    */
-  async events(as: Impersonation, cluster: string, namespace: string, name: string, uid?: string): Promise<InstanceEventsResponse> {
-    const list = await this.client(cluster).request<{ items?: any[] }>({
-      path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/events`,
-      query: {
-        fieldSelector: [
-          `involvedObject.kind=${DATABASE_INSTANCE_KIND}`,
-          `involvedObject.name=${name}`,
-          ...(uid ? [`involvedObject.uid=${uid}`] : []),
-        ].join(','),
-        limit: '100',
-      },
-      as,
-    });
-    return { items: (list.items ?? []).map(toInstanceKubeEvent).sort(byLastTimestamp) };
+  instanceEvents(as: Impersonation, cluster: string, of: EventsOf): InstanceEventsWatch {
+    return new InstanceEventsWatch(this.client(cluster), as, of);
   }
 
   /** What is wrong with one instance: the apiserver's `diagnosis` subresource, asked as the user. */

@@ -151,4 +151,43 @@ describe('DatabasesClient', () => {
     expect(errors[0].message).toMatch(/ended/);
     expect(opened).toBe(connections);
   });
+
+  it("follows one instance's events: the list, each change, the backend's error, then lists again on a new stream", async () => {
+    const item = { name: 'orders-db.1', type: 'Warning', reason: 'BackOff', count: 2, lastTimestamp: '2026-12-01T10:00:00Z' };
+    const frames = [
+      `event: events\ndata: ${JSON.stringify({ items: [item] })}\n\n`,
+      `event: event\ndata: ${JSON.stringify({ type: 'MODIFIED', item: { ...item, count: 3 } })}\n\n`,
+      `event: error\ndata: {"message":"the watch ended: 403"}\n\n`,
+    ].join('');
+    const { client, calls } = setup(() => {
+      const body = new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode(frames));
+          controller.close();
+        },
+      });
+      return new Response(body, { status: 200, headers: { 'Content-Type': 'text/event-stream' } });
+    });
+    const lists: unknown[] = [];
+    const changes: unknown[] = [];
+    const errors: string[] = [];
+    let stop = () => {};
+    const twice = new Promise<void>(resolve => {
+      stop = client.watchInstanceEvents(ref, {
+        onList: items => {
+          lists.push(items);
+          if (lists.length === 2) resolve();
+        },
+        onChange: change => changes.push(change),
+        onError: error => errors.push(error.message),
+      });
+    });
+    await twice;
+    stop();
+    expect(calls[0].url).toBe(`${BASE}/clusters/c%201/namespaces/team-a/instances/orders%2Fdb/events`);
+    expect((calls[0].init.headers as Record<string, string>).Accept).toBe('text/event-stream');
+    expect(lists[0]).toEqual([item]);
+    expect(changes[0]).toEqual({ type: 'MODIFIED', item: { ...item, count: 3 } });
+    expect(errors.slice(0, 2)).toEqual(['the watch ended: 403', 'The event stream ended']);
+  });
 });

@@ -8,6 +8,7 @@ import type {
   InstanceEvent,
   InstanceEventsResponse,
   InstanceHistoryResponse,
+  InstanceKubeEventChange,
   ListEnginesResponse,
   ListInstancesQuery,
   ListInstancesResponse,
@@ -16,7 +17,7 @@ import type {
 } from '@internal/plugin-databases-common';
 import { DatabasesApiError } from './DatabasesApiError';
 import { createSseParser } from './parseSse';
-import type { DatabasesApi, DatabasesEventHandlers, InstanceRef } from './types';
+import type { DatabasesApi, DatabasesEventHandlers, InstanceEventsHandlers, InstanceRef } from './types';
 
 const e = encodeURIComponent;
 
@@ -119,6 +120,30 @@ export class DatabasesClient implements DatabasesApi {
   }
 
   subscribe(handlers: DatabasesEventHandlers): () => void {
+    return this.follow('/events', handlers, (event, data) => {
+      if (event === 'instance') handlers.onInstance?.(data as InstanceEvent);
+      else if (event === 'cluster') handlers.onCluster?.(data as ClusterStatusEvent);
+    });
+  }
+
+  watchInstanceEvents(ref: InstanceRef, handlers: InstanceEventsHandlers): () => void {
+    return this.follow(`${instancePath(ref)}/events`, handlers, (event, data) => {
+      if (event === 'events') handlers.onList((data as InstanceEventsResponse).items);
+      else if (event === 'event') handlers.onChange(data as InstanceKubeEventChange);
+      // the backend's watch failed: the stream ends, and is opened (and listed) again
+      else if (event === 'error') handlers.onError?.(new Error((data as { message?: string }).message));
+    });
+  }
+
+  /**
+   * Reads the server-sent events at `path` until the returned function is called, opening the
+   * stream again (backing off to 30 s) whenever it breaks or ends.
+   */
+  private follow(
+    path: string,
+    handlers: { onOpen?(): void; onError?(error: Error): void },
+    onMessage: (event: string, data: unknown) => void,
+  ): () => void {
     const controller = new AbortController();
     // Back-off state lives in an object so the callbacks below do not capture a loop variable.
     const backoff = { delay: this.retryDelayMs };
@@ -130,7 +155,7 @@ export class DatabasesClient implements DatabasesApi {
     const loop = async () => {
       while (!controller.signal.aborted) {
         try {
-          await this.stream(handlers, controller.signal, onOpen);
+          await this.stream(path, controller.signal, onOpen, onMessage);
         } catch (error) {
           if (controller.signal.aborted) return;
           handlers.onError?.(error as Error);
@@ -145,12 +170,13 @@ export class DatabasesClient implements DatabasesApi {
   }
 
   private async stream(
-    handlers: DatabasesEventHandlers,
+    path: string,
     signal: AbortSignal,
     onOpen: () => void,
+    onMessage: (event: string, data: unknown) => void,
   ): Promise<void> {
     const baseUrl = await this.discoveryApi.getBaseUrl('databases');
-    const response = await this.fetchApi.fetch(`${baseUrl}/events`, {
+    const response = await this.fetchApi.fetch(`${baseUrl}${path}`, {
       headers: { Accept: 'text/event-stream' },
       signal,
     });
@@ -170,8 +196,7 @@ export class DatabasesClient implements DatabasesApi {
         } catch {
           continue; // a broken event must not end the stream
         }
-        if (message.event === 'instance') handlers.onInstance?.(data as InstanceEvent);
-        else if (message.event === 'cluster') handlers.onCluster?.(data as ClusterStatusEvent);
+        onMessage(message.event, data);
       }
     }
     throw new Error('The event stream ended');

@@ -8,6 +8,8 @@ import type {
   InstanceEvent,
   InstanceEventsResponse,
   InstanceHistoryResponse,
+  InstanceKubeEvent,
+  InstanceKubeEventChange,
   ListEnginesResponse,
   ListInstancesQuery,
   ListInstancesResponse,
@@ -32,6 +34,17 @@ export interface DatabasesEventHandlers {
    */
   onOpen?(): void;
   /** The stream broke; the client reconnects by itself, this is for showing it. */
+  onError?(error: Error): void;
+}
+
+/** Callbacks of a live watch of one instance's Kubernetes events. */
+export interface InstanceEventsHandlers {
+  /** The whole list, newest last: first, and again after every reconnection. */
+  onList(items: InstanceKubeEvent[]): void;
+  /** One event was added, changed (its count) or deleted. */
+  onChange(change: InstanceKubeEventChange): void;
+  onOpen?(): void;
+  /** The stream broke (or the cluster refused); the client opens it again by itself. */
   onError?(error: Error): void;
 }
 
@@ -61,6 +74,11 @@ export interface DatabasesApi {
   getDiagnosis(ref: InstanceRef): Promise<DatabaseInstanceDiagnosis>;
   /** The instance's Kubernetes events, newest last (kubectl describe's Events). */
   getInstanceEvents(ref: InstanceRef): Promise<InstanceEventsResponse>;
+  /**
+   * The same, live: the list, then every change, until the returned function is called; opened
+   * again (and listed again) after a broken stream.
+   */
+  watchInstanceEvents(ref: InstanceRef, handlers: InstanceEventsHandlers): () => void;
   getHistory(ref: InstanceRef): Promise<InstanceHistoryResponse>;
   listEntityInstances(entityRef: string): Promise<ListInstancesResponse>;
   /**

@@ -6,10 +6,11 @@ import type {
   DatabasePhase,
   EngineSize,
   InstanceEvent,
+  InstanceKubeEventChange,
   ListInstancesResponse,
   PortalInstance,
 } from '@internal/plugin-databases-common';
-import type { DatabasesApi, DatabasesEventHandlers } from '../api/types';
+import type { DatabasesApi, DatabasesEventHandlers, InstanceEventsHandlers } from '../api/types';
 
 /** An instance as the backend would send it; only what a test cares about is given. */
 export function makeInstance(options: {
@@ -165,6 +166,14 @@ export class FakeDatabasesApi implements DatabasesApi {
     findings: [],
   }));
   getInstanceEvents = jest.fn(async (_ref: unknown) => ({ items: [] }) as any);
+  /** The open watches of instance events, each as a test can drive it. */
+  readonly eventWatches = new Set<InstanceEventsHandlers>();
+  /** Lists what `getInstanceEvents` answers, then follows until closed (as the backend's stream). */
+  watchInstanceEvents = jest.fn((ref: unknown, handlers: InstanceEventsHandlers): (() => void) => {
+    this.eventWatches.add(handlers);
+    this.getInstanceEvents(ref).then(r => this.eventWatches.has(handlers) && handlers.onList(r.items), e => handlers.onError?.(e));
+    return () => this.eventWatches.delete(handlers);
+  });
   getHistory = jest.fn(async (_ref: unknown) => ({ transitions: [], requests: [] }) as any);
   listEntityInstances = jest.fn(async (_entityRef: string) => listOf([]));
 
@@ -176,6 +185,11 @@ export class FakeDatabasesApi implements DatabasesApi {
   /** Delivers an event to every subscriber, as the backend's stream would. */
   emit(event: InstanceEvent) {
     for (const h of this.handlers) h.onInstance?.(event);
+  }
+
+  /** Delivers a change of an instance's events to every open watch. */
+  emitKubeEvent(change: InstanceKubeEventChange) {
+    for (const h of this.eventWatches) h.onChange(change);
   }
 
   get subscribers(): number {

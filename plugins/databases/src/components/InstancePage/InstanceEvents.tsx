@@ -5,41 +5,33 @@ import { useEffect, useState } from 'react';
 import { databasesApiRef, InstanceRef } from '../../api/types';
 import { formatAge } from '../../lib/format';
 import { ErrorExplanation } from '../ErrorExplanation';
-
-/** While the page is open, events are asked for again this often, besides on each change of the instance. */
-const REFRESH_MS = 15_000;
+import { applyEventChange } from './applyEventChange';
 
 /**
  * The instance's Kubernetes events (its operator object's and those of the pods, claims and
  * StatefulSets the operator made, mirrored onto it by the apiserver), newest last, as
- * `kubectl describe` lists them. Asked again whenever the instance changes (`version`) and
- * every 15 s; the last answer stays on screen while the next is on its way.
+ * `kubectl describe` lists them, live: the backend watches them as the user for as long as the
+ * card is on screen. The last list stays on screen while a broken stream is opened again.
  */
-export function InstanceEvents(props: { instanceRef: InstanceRef; version?: string }) {
+export function InstanceEvents(props: { instanceRef: InstanceRef }) {
   const api = useApi(databasesApiRef);
-  const { instanceRef, version } = props;
+  const { instanceRef } = props;
   const [events, setEvents] = useState<InstanceKubeEvent[]>();
   const [error, setError] = useState<unknown>();
 
-  useEffect(() => {
-    let current = true;
-    const load = () =>
-      api.getInstanceEvents(instanceRef).then(
-        r => {
-          if (!current) return;
-          setEvents(r.items);
+  useEffect(
+    () =>
+      api.watchInstanceEvents(instanceRef, {
+        onList: items => {
+          setEvents(items);
           setError(undefined);
         },
-        e => current && setError(e),
-      );
-    void load();
-    const timer = setInterval(load, REFRESH_MS);
-    return () => {
-      current = false;
-      clearInterval(timer);
-    };
+        onChange: change => setEvents(list => applyEventChange(list ?? [], change)),
+        onError: setError,
+      }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [api, instanceRef.cluster, instanceRef.namespace, instanceRef.name, version]);
+    [api, instanceRef.cluster, instanceRef.namespace, instanceRef.name],
+  );
 
   if (error !== undefined && !events)
     return <ErrorExplanation error={error} doing={`read the events of ${instanceRef.name}`} />;
@@ -69,7 +61,7 @@ export function InstanceEvents(props: { instanceRef: InstanceRef; version?: stri
       </TableHead>
       <TableBody>
         {events.map((e, i) => (
-          <TableRow key={`${e.lastTimestamp}-${e.reason}-${e.about}-${i}`}>
+          <TableRow key={e.name ?? `${e.lastTimestamp}-${e.reason}-${e.about}-${i}`}>
             <TableCell style={{ color: e.type === 'Warning' ? '#b71c1c' : undefined }}>{e.type}</TableCell>
             <TableCell>{e.reason}</TableCell>
             <TableCell>

@@ -74,7 +74,7 @@ describe('InstancePage', () => {
     expect(api.getDiagnosis).not.toHaveBeenCalled();
   });
 
-  it("lists the instance's Kubernetes events, newest last, naming the object, and asks again when the instance changes", async () => {
+  it("lists the instance's Kubernetes events, newest last, naming the object, and follows them live", async () => {
     const api = new FakeDatabasesApi();
     const current = makeInstance({ name: 'orders-db', phase: 'Degraded' });
     api.getInstance.mockResolvedValue(current);
@@ -98,11 +98,16 @@ describe('InstancePage', () => {
     const rows = within(table).getAllByRole('row');
     expect(rows[1]).toHaveTextContent('the operator object');
     expect(rows[2]).toHaveTextContent(/Warning\s*BackOff.*×4.*kubelet\s*Pod orders-db-2\s*Back-off restarting failed container mariadb/);
-    const calls = api.getInstanceEvents.mock.calls.length;
+    // a new event arrives through the watch; the instance itself did not change
     act(() =>
-      api.emit({ type: 'MODIFIED', cluster: 'dev', instance: { ...current.instance, metadata: { ...current.instance.metadata, resourceVersion: '2' } } }),
+      api.emitKubeEvent({
+        type: 'ADDED',
+        item: { name: 'orders-db.f00', type: 'Warning', reason: 'FailedScheduling', message: '0/3 nodes are available', count: 1, lastTimestamp: new Date().toISOString(), from: 'default-scheduler', about: 'Pod orders-db-3' },
+      }),
     );
-    await waitFor(() => expect(api.getInstanceEvents.mock.calls.length).toBeGreaterThan(calls));
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(4));
+    expect(within(table).getAllByRole('row')[3]).toHaveTextContent(/FailedScheduling.*default-scheduler\s*Pod orders-db-3\s*0\/3 nodes are available/);
+    expect(api.watchInstanceEvents).toHaveBeenCalledTimes(1);
   });
 
   it('says so when an instance has no events', async () => {

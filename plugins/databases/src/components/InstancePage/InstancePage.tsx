@@ -249,7 +249,7 @@ export function InstancePage(props: { instanceRef: InstanceRef }) {
         </Grid>
         <Grid item xs={12}>
           <InfoCard title="Events">
-            <InstanceEvents instanceRef={instanceRef} version={instance.metadata.resourceVersion} />
+            <InstanceEvents instanceRef={instanceRef} />
           </InfoCard>
         </Grid>
         <Grid item xs={12}>
