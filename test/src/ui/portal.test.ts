@@ -49,6 +49,18 @@ async function closePortal(started: Portal | undefined) {
   await started?.stop();
 }
 
+/** Clicks `label` in the open dialog and waits for it to close; a dialog that stays open says why. */
+async function confirmInDialog(label: string) {
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: label }).click();
+  try {
+    await dialog.waitFor({ state: 'hidden' });
+  } catch (e) {
+    const text = await dialog.innerText().catch(() => '(unreadable)');
+    throw new Error(`the dialog stayed open after ${label}: ${text}`);
+  }
+}
+
 /** Runs one step of a story; a failure names the step. */
 async function step(name: string, fn: () => Promise<void>) {
   try {
@@ -147,8 +159,7 @@ describe('the portal in a browser', () => {
       await page.getByRole('button', { name: 'Scale' }).click();
       const dialog = page.getByRole('dialog');
       await dialog.getByRole('textbox', { name: 'Replicas' }).fill('5');
-      await dialog.getByRole('button', { name: 'Scale' }).click();
-      await dialog.waitFor({ state: 'hidden' });
+      await confirmInDialog('Scale');
       await page.getByText(/\/5$/).first().waitFor({ timeout: 60_000 });
     });
     await step('delete it after confirmation', async () => {
@@ -184,19 +195,15 @@ describe('the portal in a browser', () => {
       await page.getByRole('button', { name: 'Scale' }).click();
       const dialog = page.getByRole('dialog');
       await dialog.getByRole('textbox', { name: 'Replicas' }).fill('4');
-      await dialog.getByRole('button', { name: 'Scale' }).click();
-      await dialog.waitFor({ state: 'hidden' });
+      await confirmInDialog('Scale');
       await page.getByText(/\/4$/).first().waitFor({ timeout: 60_000 });
     });
     await step('pause it (hibernation) and resume it', async () => {
       await page.getByRole('button', { name: 'Pause' }).click();
-      const dialog = page.getByRole('dialog');
-      await dialog.getByRole('button', { name: 'Pause' }).click();
-      await dialog.waitFor({ state: 'hidden' });
+      await confirmInDialog('Pause');
       await page.getByTestId('phase-banner').filter({ hasText: /^Paused/ }).waitFor({ timeout: 60_000 });
       await page.getByRole('button', { name: 'Resume' }).click();
-      await page.getByRole('dialog').getByRole('button', { name: 'Resume' }).click();
-      await page.getByRole('dialog').waitFor({ state: 'hidden' });
+      await confirmInDialog('Resume');
       await page.getByTestId('phase-banner').filter({ hasText: /^Ready/ }).waitFor({ timeout: 90_000 });
       await expect(page.getByRole('button', { name: 'Pause' }).isEnabled()).resolves.toBe(true);
     });

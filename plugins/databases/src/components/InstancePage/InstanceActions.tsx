@@ -260,7 +260,9 @@ export function InstanceActions(props: {
         error={error}
         doing={`${pausedNow ? 'resume' : 'pause'} ${name}`}
         onClose={() => setOpen(undefined)}
-        onConfirm={() => run(() => api.updateInstance(props.instanceRef, { paused: !pausedNow, resourceVersion: rv }))}
+        // no resourceVersion: pausing is an intent that holds whatever else changed meanwhile (a
+        // rollout changes the instance every few seconds, and each change would refuse the click)
+        onConfirm={() => run(() => api.updateInstance(props.instanceRef, { paused: !pausedNow }))}
       >
         <DialogContentText>
           {pausedNow

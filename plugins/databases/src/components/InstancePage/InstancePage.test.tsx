@@ -210,7 +210,7 @@ describe('InstancePage', () => {
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText(/The phase shows Paused/)).toBeInTheDocument();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Pause' }));
-    await waitFor(() => expect(api.updateInstance).toHaveBeenCalledWith(ref, { paused: true, resourceVersion: '1' }));
+    await waitFor(() => expect(api.updateInstance).toHaveBeenCalledWith(ref, { paused: true }));
     await waitFor(() => expect(screen.getByTestId('phase-banner')).toHaveTextContent('Paused'));
     expect(await screen.findByRole('button', { name: 'Resume' })).toBeEnabled();
   });
