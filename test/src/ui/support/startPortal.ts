@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -57,9 +57,27 @@ async function waitFor(url: string, timeoutMs: number, child: ChildProcess, logs
   throw new Error(`backend not ready at ${url} after ${timeoutMs} ms:\n${logs().slice(-4000)}`);
 }
 
-/** Builds packages/app once (the backend serves its dist); about a minute. */
+/** What the app's bundle is built from. */
+const APP_SOURCES = ['packages/app/src', 'plugins/databases/src', 'plugins/databases-common/src'];
+
+/** The newest modification time of a file under `dir`. */
+function newestUnder(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestUnder(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * Builds packages/app (the backend serves its dist; about a minute) unless a build newer than
+ * every source it is made of is there: a browser test must never run yesterday's frontend.
+ */
 export function ensureAppBuilt() {
-  if (existsSync(path.join(repoRoot, 'packages/app/dist/index.html'))) return;
+  const index = path.join(repoRoot, 'packages/app/dist/index.html');
+  const built = existsSync(index) ? statSync(index).mtimeMs : 0;
+  if (built > Math.max(...APP_SOURCES.map(dir => newestUnder(path.join(repoRoot, dir))))) return;
   // jest sets NODE_ENV=test, which would make the bundler look up a `test` browserslist env.
   const result = spawnSync('yarn', ['workspace', 'app', 'build'], {
     cwd: repoRoot,
