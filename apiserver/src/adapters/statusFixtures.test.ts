@@ -1,13 +1,11 @@
 import { describe, it, expect } from '@jest/globals';
 import path from 'node:path';
 import type { DatabasePhase } from '@internal/plugin-databases-common';
-import { existsSync } from 'node:fs';
-import { adapters, findAdapterForObject } from './registry';
+import { findAdapterForObject } from './registry';
 import type {
   AwaitingAdapter,
   Expectation,
   NotASource,
-  StatusExpectations,
 } from './__testUtils__/statusExpectation';
 import {
   assertFitsCrd,
@@ -15,23 +13,12 @@ import {
   OPERATORS_DIR,
   readYamlDocuments,
 } from './__testUtils__/operatorFiles';
-import type { KubeObject, RelatedLookup } from './types';
-
-/**
- * Every adapter folder's rows: each keeps what its operator's status samples must be served as
- * (`<folder>/__testUtils__/statusExpectations.ts`), so an operator brings its fixtures' verdicts
- * in its own folder.
- */
-const EXPECTED: StatusExpectations = Object.assign(
-  {},
-  ...adapters
-    .map(a => path.join(__dirname, a.id, '__testUtils__', 'statusExpectations.ts'))
-    .filter(file => existsSync(file))
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    .map(file => (require(file) as { statusExpectations: StatusExpectations }).statusExpectations),
-);
-
-const NAMESPACE = 'fixtures';
+import {
+  EXPECTED,
+  lookupFrom,
+  objectsOf,
+} from './__testUtils__/statusSamples';
+import type { KubeObject } from './types';
 
 const READY_STATUS: Record<DatabasePhase, string> = {
   Pending: 'False',
@@ -44,41 +31,6 @@ const READY_STATUS: Record<DatabasePhase, string> = {
   Deleting: 'False',
   Unknown: 'Unknown',
 };
-
-function lookupFrom(expectation: Expectation): RelatedLookup {
-  return {
-    get: ref =>
-      expectation.related?.find(
-        r =>
-          r.ref.name === ref.name &&
-          r.ref.type.kind === ref.type.kind &&
-          r.ref.type.group === ref.type.group &&
-          ref.namespace === NAMESPACE,
-      )?.object,
-  };
-}
-
-/** The objects a status file describes, wrapping status-only fragments as the table says. */
-function objectsOf(file: string, expectation: Expectation): KubeObject[] {
-  return readYamlDocuments(path.join(OPERATORS_DIR, file)).map(doc => {
-    const object = doc as KubeObject;
-    if (object.kind)
-      return {
-        ...object,
-        metadata: { namespace: NAMESPACE, ...object.metadata },
-      };
-    if (!expectation.wrap)
-      throw new Error(`${file} is status-only: give it a wrap in EXPECTED`);
-    const name = path.basename(file).split('.')[0];
-    return {
-      apiVersion: expectation.wrap.apiVersion,
-      kind: expectation.wrap.kind,
-      metadata: { name, namespace: NAMESPACE },
-      spec: expectation.wrap.spec,
-      status: object.status,
-    };
-  });
-}
 
 describe('upstream status samples', () => {
   const files = listStatusFiles();

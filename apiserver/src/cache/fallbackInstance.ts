@@ -1,5 +1,13 @@
-import { DATABASES_GROUP_VERSION, type DatabaseInstance } from '@internal/plugin-databases-common';
-import type { KubeObject, OperatorAdapter, SourceKind } from '../adapters/types';
+import {
+  DATABASES_GROUP_VERSION,
+  type DatabaseInstance,
+} from '@internal/plugin-databases-common';
+import type {
+  KubeObject,
+  OperatorAdapter,
+  SourceKind,
+} from '../adapters/types';
+import { buildConditions } from '../status/conditions';
 
 /** What we serve when an adapter throws: the object exists, its state is not understood. */
 export function fallbackInstance(
@@ -8,6 +16,11 @@ export function fallbackInstance(
   err: unknown,
 ): DatabaseInstance {
   const m = source.metadata ?? {};
+  const verdict = {
+    phase: 'Unknown' as const,
+    reason: 'ProjectionFailed',
+    message: `cannot read the ${entry.kind.kind} object: ${(err as Error)?.message ?? String(err)}`,
+  };
   return {
     apiVersion: DATABASES_GROUP_VERSION,
     kind: 'DatabaseInstance',
@@ -21,9 +34,9 @@ export function fallbackInstance(
     },
     spec: { engine: entry.adapter.engine },
     status: {
-      phase: 'Unknown',
-      reason: 'ProjectionFailed',
-      message: `cannot read the ${entry.kind.kind} object: ${(err as Error)?.message ?? String(err)}`,
+      ...verdict,
+      // Ready=Unknown: with no conditions at all, kstatus (Flux) would read the object Current
+      conditions: buildConditions(verdict),
       source: {
         apiVersion: `${entry.kind.group}/${entry.kind.version}`,
         kind: entry.kind.kind,

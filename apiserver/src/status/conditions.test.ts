@@ -1,6 +1,10 @@
 import { describe, it, expect } from '@jest/globals';
 import type { Condition } from '@internal/plugin-databases-common';
-import { buildConditions, stabiliseConditions } from './conditions';
+import {
+  buildConditions,
+  stabiliseConditions,
+  withKstatusCondition,
+} from './conditions';
 
 describe('buildConditions', () => {
   it.each([
@@ -11,6 +15,56 @@ describe('buildConditions', () => {
   ] as const)('phase %s gives Ready=%s', (phase, status) => {
     const [ready] = buildConditions({ phase, reason: 'R' });
     expect(ready).toEqual({ type: 'Ready', status, reason: 'R' });
+  });
+
+  it.each([
+    ['Pending', 'Reconciling'],
+    ['Provisioning', 'Reconciling'],
+    ['Updating', 'Reconciling'],
+    ['Deleting', 'Reconciling'],
+    ['Failed', 'Stalled'],
+    ['Paused', 'Stalled'],
+    ['Ready', undefined],
+    ['Degraded', undefined],
+    ['Unknown', undefined],
+  ] as const)(
+    'phase %s carries the kstatus condition %s (True), after Ready',
+    (phase, type) => {
+      const conditions = buildConditions(
+        { phase, reason: 'R', message: 'M' },
+        { observedGeneration: 2 },
+      );
+      expect(conditions.slice(1)).toEqual(
+        type
+          ? [
+              {
+                type,
+                status: 'True',
+                reason: 'R',
+                message: 'M',
+                observedGeneration: 2,
+              },
+            ]
+          : [],
+      );
+    },
+  );
+
+  it('replaces the kstatus condition when the verdict changes, keeping the others', () => {
+    const before = [
+      ...buildConditions({ phase: 'Failed', reason: 'NoReplicasReady' }),
+      { type: 'LastBackupSucceeded', status: 'False' as const },
+    ];
+    expect(
+      withKstatusCondition(before, {
+        phase: 'Updating',
+        reason: 'RollingOut',
+      }).map(c => [c.type, c.status, c.reason]),
+    ).toEqual([
+      ['Ready', 'False', 'NoReplicasReady'],
+      ['Reconciling', 'True', 'RollingOut'],
+      ['LastBackupSucceeded', 'False', undefined],
+    ]);
   });
 
   it('takes lastTransitionTime from the first upstream condition with the same truth value', () => {

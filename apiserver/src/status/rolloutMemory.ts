@@ -6,7 +6,7 @@ import {
   type DatabasePhase,
 } from '@internal/plugin-databases-common';
 import type { KubeObject } from '../adapters/types';
-import { READY_CONDITION } from './conditions';
+import { READY_CONDITION, withKstatusCondition } from './conditions';
 
 /**
  * What one apiserver replica saw of an instance's life, to tell a rollout from a failure.
@@ -94,15 +94,24 @@ function withVerdict(
   reason: string,
 ): DatabaseInstance {
   const status = instance.status!;
+  const ready = status.conditions?.map(c =>
+    c.type === READY_CONDITION ? { ...c, reason } : c,
+  );
   return {
     ...instance,
     status: {
       ...status,
       phase,
       reason,
-      conditions: status.conditions?.map(c =>
-        c.type === READY_CONDITION ? { ...c, reason } : c,
-      ),
+      // the new phase's kstatus condition (Degraded had none; Updating, Provisioning: Reconciling)
+      conditions:
+        ready &&
+        withKstatusCondition(
+          ready,
+          { phase, reason, message: status.message },
+          status.conditions?.find(c => c.type === READY_CONDITION)
+            ?.observedGeneration,
+        ),
     },
   };
 }
