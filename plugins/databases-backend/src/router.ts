@@ -5,7 +5,6 @@ import { InputError, NotAllowedError, NotFoundError, ServiceUnavailableError } f
 import type {
   AuditorService,
   BackstageCredentials,
-  BackstageUserPrincipal,
   HttpAuthService,
   LoggerService,
   UserInfoService,
@@ -18,7 +17,6 @@ import {
   LABEL_BACKSTAGE_KUBERNETES_ID,
   ANNOTATION_DATABASES_SELECTOR,
   databasesInstanceConnectionReadPermission,
-  databasesInstanceCreatePermission,
   databasesInstanceDeletePermission,
   databasesInstanceReadPermission,
   databasesInstanceUpdatePermission,
@@ -35,9 +33,9 @@ import { DatabasesService } from './service/DatabasesService';
 import { toBackstageError } from './service/toBackstageError';
 import { httpStatusOf } from './service/httpStatusOf';
 import { decodeCursor, queryInstances, SORT_NAMES } from './service/queryInstances';
-import { impersonationFor, type ImpersonationOptions } from './kube/impersonationFor';
-import type { Impersonation } from './kube/KubeClusterClient';
+import type { ImpersonationOptions } from './kube/impersonationFor';
 import type { InstanceAuthorizer } from './permissions/InstanceAuthorizer';
+import { InstanceRequests, type InstanceCaller } from './instances/InstanceRequests';
 import type { HistoryStore } from './history/HistoryStore';
 import type { EventsHub } from './events/EventsHub';
 import { streamInstanceEvents } from './events/streamInstanceEvents';
@@ -165,14 +163,11 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
   const router = Router();
   router.use(express.json({ limit: '100kb' }));
 
-  async function caller(req: Request): Promise<{
-    credentials: BackstageCredentials<BackstageUserPrincipal>;
-    as: Impersonation;
-    actor: string;
-  }> {
-    const credentials = await httpAuth.credentials(req, { allow: ['user'] });
-    const info = await userInfo.getUserInfo(credentials);
-    return { credentials, as: impersonationFor(info, options.impersonation), actor: info.userEntityRef };
+  // the create route's code, shared with the Scaffolder's actions (databasesInstancesServiceRef)
+  const instances = new InstanceRequests({ clusters, service, authorizer, userInfo, catalog, impersonation: options.impersonation });
+
+  async function caller(req: Request): Promise<InstanceCaller> {
+    return instances.caller(await httpAuth.credentials(req, { allow: ['user'] }));
   }
 
   /** Label selector of a catalog entity's instances. */
@@ -324,27 +319,16 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
     const p = parse(namespaceParams, req.params, 'path');
     const body = parse(createBody, req.body, 'body');
     const who = await caller(req);
-    service.client(p.cluster);
-    let kubernetesId: string | undefined;
-    if (body.entityRef) {
-      const entity = await catalog.getEntityByRef(body.entityRef, { credentials: who.credentials });
-      if (!entity) throw new InputError(`invalid body: entityRef ${body.entityRef} is not in the catalog`);
-      kubernetesId = entity.metadata.annotations?.[LABEL_BACKSTAGE_KUBERNETES_ID] ?? entity.metadata.name;
-    }
-    const instance = DatabasesService.buildInstance({
+    const plan = await instances.planCreate(who, {
+      cluster: p.cluster,
       namespace: p.namespace,
       name: body.name,
+      owner: body.owner,
+      entityRef: body.entityRef,
       spec: body.spec as any,
-      owner: stringifyEntityRef(parseEntityRef(body.owner)),
-      kubernetesId,
     });
     const key = { cluster: p.cluster, namespace: p.namespace, name: body.name };
-    const created = await write(req, 'create', key, who.actor, body, async () => {
-      if (!(await authorizer.allows(databasesInstanceCreatePermission, who.credentials, { cluster: p.cluster, instance }))) {
-        throw new NotAllowedError(`not allowed to create ${body.name} in ${p.namespace} owned by ${body.owner}`);
-      }
-      return service.create(who.as, p.cluster, instance, body.dryRun ?? false);
-    }, body.dryRun);
+    const created = await write(req, 'create', key, who.actor, body, () => instances.create(who, plan, body.dryRun ?? false), body.dryRun);
     res.status(body.dryRun ? 200 : 201).json({ cluster: p.cluster, instance: created } as PortalInstance);
   });
 

@@ -31,7 +31,7 @@ export class InstanceAuthorizer {
    */
   constructor(
     private readonly permissions: PermissionsService,
-    registry: PermissionsRegistryService,
+    registry: Pick<PermissionsRegistryService, 'getPermissionRuleset'>,
     private readonly cache: { cached: ReadonlyArray<DatabasesInstancePermission>; ttlMs: number; now?: () => number } = { cached: [], ttlMs: 0 },
   ) {
     this.apply = createConditionAuthorizer(
