@@ -141,7 +141,8 @@ const own: Record<string, Schema> = {
       message: str("Human-readable detail: the operator's own words, verbatim where it has them."),
       conditions: {
         type: 'array',
-        description: 'Conditions of the instance; type Ready mirrors the phase.',
+        description:
+          "Conditions of the instance. Ready mirrors the phase (True only when Ready, Unknown when Unknown). kstatus's (Flux's) Reconciling (Pending, Provisioning, Updating, Deleting) and Stalled (Failed, Paused) are present, True, only while they hold.",
         items: { default: {}, allOf: [ref(META_NAMES.condition)] },
         'x-kubernetes-list-map-keys': ['type'],
         'x-kubernetes-list-type': 'map',
