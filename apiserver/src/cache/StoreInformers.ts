@@ -201,44 +201,29 @@ export class StoreInformers {
   }
 
   private makeRelatedInformer(type: ResourceType): ManagedInformer {
+    return this.makeInformer(type, (key, obj, deleted) => this.options.hooks.relatedChanged(key, obj, deleted));
+  }
+
+  private makeSourceInformer(kind: SourceKind): ManagedInformer {
+    return this.makeInformer(kind, (key, obj, gone) => this.options.hooks.sourceChanged(key, obj, gone));
+  }
+
+  /** An informer of `type` telling `changed` each object's key, and the store its progress. */
+  private makeInformer(
+    type: ResourceType,
+    changed: (key: string, obj: KubeObject, deleted: boolean) => void,
+  ): ManagedInformer {
     const { hooks } = this.options;
-    const changed = (obj: KubeObject, deleted = false) =>
-      hooks.relatedChanged(
-        objectKey(type, obj.metadata?.namespace ?? '', obj.metadata?.name ?? ''),
-        obj,
-        deleted,
-      );
+    const report = (obj: KubeObject, deleted = false) =>
+      changed(objectKey(type, obj.metadata?.namespace ?? '', obj.metadata?.name ?? ''), obj, deleted);
     const managed: ManagedInformer = new ManagedInformer({
       type,
       factory: this.options.factory,
       backoff: this.options.backoff,
       logger: this.options.logger,
-      onAdd: obj => changed(obj),
-      onUpdate: obj => changed(obj),
-      onDelete: obj => changed(obj, true),
-      onListed: rv => hooks.listed(rv),
-      onProgress: () => hooks.progress(),
-      onHealthChange: failing => hooks.healthChanged(managed, failing),
-    });
-    return managed;
-  }
-
-  private makeSourceInformer(kind: SourceKind): ManagedInformer {
-    const { hooks } = this.options;
-    const changed = (obj: KubeObject, gone = false) =>
-      hooks.sourceChanged(
-        objectKey(kind, obj.metadata?.namespace ?? '', obj.metadata?.name ?? ''),
-        obj,
-        gone,
-      );
-    const managed: ManagedInformer = new ManagedInformer({
-      type: kind,
-      factory: this.options.factory,
-      backoff: this.options.backoff,
-      logger: this.options.logger,
-      onAdd: obj => changed(obj),
-      onUpdate: obj => changed(obj),
-      onDelete: obj => changed(obj, true),
+      onAdd: obj => report(obj),
+      onUpdate: obj => report(obj),
+      onDelete: obj => report(obj, true),
       onListed: rv => hooks.listed(rv),
       onProgress: () => hooks.progress(),
       onHealthChange: failing => hooks.healthChanged(managed, failing),
