@@ -14,6 +14,15 @@ jest.setTimeout(30_000);
 
 const alice = mockCredentials.user('user:default/alice');
 
+/**
+ * A user's credentials as a Scaffolder step gets them: the task keeps its initiator's
+ * credentials as JSON (token included) and parses them for each step, so dates are strings.
+ */
+function initiator(userEntityRef: string) {
+  const credentials = { ...mockCredentials.user(userEntityRef), expiresAt: new Date(Date.now() + 3_600_000) };
+  return JSON.parse(JSON.stringify({ ...credentials, token: mockCredentials.user.token(userEntityRef) }));
+}
+
 describe('databases:instance:create and databases:instance:wait against the emulator', () => {
   let system: System;
   let backend: Awaited<ReturnType<typeof startTestBackend>>;
@@ -58,7 +67,7 @@ describe('databases:instance:create and databases:instance:wait against the emul
     const ctx = {
       ...createMockActionContext({ input: input as any, logger }),
       isDryRun: options.dryRun,
-      getInitiatorCredentials: async () => (options.user ? mockCredentials.user(options.user) : alice),
+      getInitiatorCredentials: async () => initiator(options.user ?? 'user:default/alice'),
     };
     const outputs = () => Object.fromEntries((ctx.output as jest.Mock).mock.calls as [string, unknown][]);
     const logged = () => logger.info.mock.calls.map((c: unknown[]) => c[0]);
