@@ -5,6 +5,7 @@ import { toStatusError } from '../kube/toStatusError';
 import type { StreamReader } from '../kube/uncachedStream';
 import { eventOwner, INSTANCE_KIND, type OwnerCandidate } from './eventOwner';
 import { EVENTS, LABEL_MIRRORED, mirroredEvent } from './mirroredEvent';
+import { type MirrorRing, ringDelete, ringFilter, ringGet, ringPut } from './mirrorRing';
 
 /** Options of {@link EventMirror}. */
 export interface EventMirrorOptions {
@@ -37,7 +38,7 @@ const instanceKeyOf = (e: KubeObject) => {
 };
 
 /**
- * What a write would change, hashed (FNV-1a, 32 bits: a small integer, no string kept per
+ * What a write would change, hashed (FNV-1a, 30 of its 32 bits: a small integer, no string kept per
  * event): an event already mirrored with these is not written again.
  */
 const signatureOf = (e: KubeObject) => {
@@ -45,7 +46,8 @@ const signatureOf = (e: KubeObject) => {
   const text = `${f.count}|${f.lastTimestamp}|${f.type}|${f.message}`;
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
+  // 30 bits: a small integer in V8 (a 32-bit one is a heap number of its own)
+  return h >>> 2;
 };
 
 /**
@@ -63,7 +65,7 @@ export class EventMirror {
   private stream: { start(): Promise<void>; stop(): Promise<void> } | undefined;
   private subscription: { stop(): void } | undefined;
   /** Per instance (`namespace/name`): its mirrors in the cluster, oldest first, name → signature. */
-  private readonly rings = new Map<string, Map<string, number>>();
+  private readonly rings = new Map<string, MirrorRing>();
   /** Mirrors written whose watch event has not come back yet: name → signature. */
   private readonly recent = new Map<string, number>();
   /** While a relist runs: the mirrors it listed (those it did not list are gone). */
@@ -108,8 +110,9 @@ export class EventMirror {
     this.listing = undefined;
     if (!listed) return;
     for (const [key, ring] of this.rings) {
-      for (const name of ring.keys()) if (!listed.has(name)) ring.delete(name);
-      if (ring.size === 0) this.rings.delete(key);
+      const kept = ringFilter(ring, name => listed.has(name));
+      if (kept.length === 0) this.rings.delete(key);
+      else if (kept !== ring) this.rings.set(key, kept);
     }
     for (const name of this.recent.keys())
       if (!listed.has(name) && !this.queue.has(name) && !this.inFlight.has(name)) this.recent.delete(name);
@@ -145,7 +148,7 @@ export class EventMirror {
     const mirror = mirroredEvent(e, owner);
     const name = mirror.metadata!.name!;
     const signature = signatureOf(mirror);
-    const known = this.rings.get(`${owner.namespace}/${owner.name}`)?.get(name) ?? this.recent.get(name);
+    const known = ringGet(this.rings.get(`${owner.namespace}/${owner.name}`), name) ?? this.recent.get(name);
     if (known === signature) return;
     this.queue.set(name, { event: mirror, signature });
     this.pump();
@@ -155,17 +158,11 @@ export class EventMirror {
   private remember(e: KubeObject): void {
     const key = instanceKeyOf(e);
     const name = e.metadata?.name ?? '';
-    let ring = this.rings.get(key);
-    if (!ring) this.rings.set(key, (ring = new Map()));
-    // insertion order is recency: a mirror written again moves to the end
-    ring.delete(name);
-    ring.set(name, signatureOf(e));
+    const { ring, dropped } = ringPut(this.rings.get(key), name, signatureOf(e), this.options.maxPerInstance ?? 10);
+    this.rings.set(key, ring);
     this.recent.delete(name);
     this.listing?.add(name);
-    const max = this.options.maxPerInstance ?? 10;
-    while (ring.size > max) {
-      const old = ring.keys().next().value as string;
-      ring.delete(old);
+    for (const old of dropped) {
       this.track(
         this.options.writer.delete(EVENTS, e.metadata?.namespace ?? '', old).then(
           () => undefined,
@@ -176,14 +173,17 @@ export class EventMirror {
   }
 
   private ringHas(mirror: KubeObject, name: string): boolean {
-    return this.rings.get(instanceKeyOf(mirror))?.has(name) ?? false;
+    return ringGet(this.rings.get(instanceKeyOf(mirror)), name) !== undefined;
   }
 
   private deleted(e: KubeObject): void {
     if (!isMirror(e)) return;
-    const ring = this.rings.get(instanceKeyOf(e));
-    ring?.delete(e.metadata?.name ?? '');
-    if (ring?.size === 0) this.rings.delete(instanceKeyOf(e));
+    const key = instanceKeyOf(e);
+    const ring = this.rings.get(key);
+    if (!ring) return;
+    const kept = ringDelete(ring, e.metadata?.name ?? '');
+    if (kept.length === 0) this.rings.delete(key);
+    else this.rings.set(key, kept);
   }
 
   /** The instance is gone: its mirrors expire with kube's event TTL, the mirror forgets them. */

@@ -88,6 +88,9 @@ export async function eventFigures(ctx: SizeContext): Promise<Figure[]> {
       makeFigure('events: mirror latency p99', size, p99, 'ms', size >= 50_000 ? { op: '<=', value: 100 } : undefined, `p50 ${p50.toFixed(1)} ms over ${n} events, each amid ${BACKGROUND_PER_ROUND} unrelated ones`),
       makeFigure('events: RSS growth per instance from its events', size, perInstance, 'KiB', undefined,
         `${size} instance events and ${size} unrelated ones: RSS ${(after.rss / MiB).toFixed(0)} MiB vs ${(before.rss / MiB).toFixed(0)} MiB before`),
+      // what the mirror keeps (after full GCs), apart from what the process holds on to from the burst
+      makeFigure('events: heap growth per instance from its events', size, (after.heapUsed - before.heapUsed) / size / KiB, 'KiB', undefined,
+        `heapUsed ${(after.heapUsed / MiB).toFixed(0)} MiB vs ${(before.heapUsed / MiB).toFixed(0)} MiB before`),
       ...(ctx.emptyMemory
         ? [
             makeFigure('events: RSS per instance with events mirrored', size, (after.rss - ctx.emptyMemory.rss) / size / KiB, 'KiB', size >= 50_000 ? { op: '<=', value: 16 } : undefined,
