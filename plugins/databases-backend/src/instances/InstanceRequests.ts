@@ -1,5 +1,6 @@
 import { InputError, NotAllowedError } from '@backstage/errors';
 import type {
+  AuditorService,
   BackstageCredentials,
   BackstageUserPrincipal,
   UserInfoService,
@@ -79,6 +80,11 @@ export interface InstanceRequestsOptions {
   userInfo: UserInfoService;
   catalog: CatalogService;
   impersonation: ImpersonationOptions;
+  /**
+   * Audits {@link InstanceRequests.createInstance} (`instance-create`, as the portal's route
+   * audits its own creates); a dry run is a preview and is not audited.
+   */
+  auditor?: AuditorService;
 }
 
 /** Phases an instance leaves only when someone changes it: waiting on is waiting in vain. */
@@ -87,7 +93,8 @@ const TERMINAL_PHASES = new Set(['Failed', 'Deleting']);
 /**
  * Requests about instances made as a signed-in user, with the portal's impersonation and
  * Backstage permissions: the portal's create route and the Scaffolder's `databases:instance:*`
- * actions run this same code. Audit and request history are the caller's.
+ * actions run this same code. The route audits and records its requests itself (around
+ * planCreate and create); createInstance, the Scaffolder's one call, audits with `auditor`.
  */
 export class InstanceRequests {
   constructor(private readonly options: InstanceRequestsOptions) {}
@@ -139,14 +146,31 @@ export class InstanceRequests {
     return this.options.service.create(who.as, cluster, instance, dryRun);
   }
 
-  /** Plan and create in one (the Scaffolder's way), every error a Backstage one. */
+  /** Plan and create in one (the Scaffolder's way), audited, every error a Backstage one. */
   async createInstance(credentials: BackstageCredentials, input: CreateInstanceInput, dryRun: boolean): Promise<PortalInstance> {
     const who = await this.caller(credentials);
+    const audit = dryRun
+      ? undefined
+      : await this.options.auditor?.createEvent({
+          eventId: 'instance-create',
+          severityLevel: 'medium',
+          meta: {
+            cluster: input.cluster,
+            namespace: input.namespace,
+            name: input.name,
+            actor: who.actor,
+            request: JSON.parse(JSON.stringify(input)),
+          },
+        });
     try {
       const plan = await this.planCreate(who, input);
-      return { cluster: input.cluster, instance: await this.create(who, plan, dryRun) };
+      const created: PortalInstance = { cluster: input.cluster, instance: await this.create(who, plan, dryRun) };
+      await audit?.success();
+      return created;
     } catch (e) {
-      throw toBackstageError(e);
+      const error = toBackstageError(e);
+      await audit?.fail({ error });
+      throw error;
     }
   }
 

@@ -28,8 +28,9 @@ const instanceRuleset: PermissionRuleset<PortalInstance, InstancePredicate> = {
 /**
  * {@link InstanceRequests} for a module of another plugin (the Scaffolder's
  * `databases:instance:*` actions): the portal's create and wait, as the user, with the same
- * impersonation, cluster set and Backstage permissions as `/api/databases`. Request history
- * and audit records stay the caller's (the Scaffolder keeps its task log and audits tasks).
+ * impersonation, cluster set and Backstage permissions as `/api/databases`. Each create is
+ * audited (`instance-create`, by the using plugin's auditor); it is not in the instance's
+ * request history, which is the databases plugin's database.
  */
 export const databasesInstancesServiceRef = createServiceRef<InstanceRequests>({
   id: 'databases.instances',
@@ -42,8 +43,9 @@ export const databasesInstancesServiceRef = createServiceRef<InstanceRequests>({
         userInfo: coreServices.userInfo,
         permissions: coreServices.permissions,
         catalog: catalogServiceRef,
+        auditor: coreServices.auditor,
       },
-      factory({ clusters, userInfo, permissions, catalog }) {
+      factory({ clusters, userInfo, permissions, catalog, auditor }) {
         return new InstanceRequests({
           clusters,
           service: new DatabasesService(clusters),
@@ -55,6 +57,7 @@ export const databasesInstancesServiceRef = createServiceRef<InstanceRequests>({
           userInfo: cachedUserInfo(userInfo, { ttlMs: USER_INFO_TTL_MS }),
           catalog,
           impersonation: clusters.config.impersonation,
+          auditor,
         });
       },
     }),

@@ -12,6 +12,16 @@ import { databasesConfig, ORDERS_COMPONENT, teamIdentityMocks } from '../__testU
 
 jest.setTimeout(30_000);
 
+/** What the service handed to the (Scaffolder plugin's) auditor, in order. */
+const audited: Array<{ eventId: string; meta?: any; outcome: 'success' | 'failure'; error?: string }> = [];
+const recordingAuditor = mockServices.auditor.mock({
+  createEvent: (async (options: any) => ({
+    success: async () => void audited.push({ eventId: options.eventId, meta: options.meta, outcome: 'success' }),
+    fail: async ({ error }: { error: Error }) =>
+      void audited.push({ eventId: options.eventId, meta: options.meta, outcome: 'failure', error: error.message }),
+  })) as any,
+}).factory;
+
 const alice = mockCredentials.user('user:default/alice');
 
 /**
@@ -50,6 +60,7 @@ describe('databases:instance:create and databases:instance:wait against the emul
         mockServices.rootConfig.factory({ data: { databases: databasesConfig(system) } }),
         ...teamIdentityMocks(),
         catalogServiceMock.factory({ entities: [ORDERS_COMPONENT] }),
+        recordingAuditor,
       ],
     });
     createAction = createDatabaseInstanceAction({ instances });
@@ -100,7 +111,7 @@ describe('databases:instance:create and databases:instance:wait against the emul
     await expect(createAction.handler(ctx)).rejects.toMatchObject({ name: 'InputError', message: expect.stringMatching(/no size enormous \(offered: small/) });
   });
 
-  it('in a dry run has the cluster preview the instance and stores nothing', async () => {
+  it('in a dry run has the cluster preview the instance and stores nothing (nor audits it)', async () => {
     const dry = context(redis('dry-cache', { component: 'component:default/orders' }), { dryRun: true });
     await createAction.handler(dry.ctx);
     // the Secret's name is known from the preview already
@@ -115,6 +126,7 @@ describe('databases:instance:create and databases:instance:wait against the emul
     await expect(instances.waitUntilReady(alice, { cluster: 'local', namespace: 'team-a', name: 'dry-cache' }, { timeoutMs: 5000 })).rejects.toMatchObject({
       name: 'NotFoundError',
     });
+    expect(audited.filter(a => a.meta?.name === 'dry-cache')).toEqual([]);
     // the wait of a dry run waits for nothing
     const wait = context({ cluster: 'local', namespace: 'team-a', name: 'dry-cache' }, { dryRun: true });
     await waitAction.handler(wait.ctx);
@@ -131,12 +143,23 @@ describe('databases:instance:create and databases:instance:wait against the emul
     const dave = context(redis('daves-cache', { owner: 'user:default/dave' }), { user: 'user:default/dave' });
     await expect(createAction.handler(dave.ctx)).rejects.toMatchObject({ name: 'NotAllowedError' });
     expect(other.outputs()).toEqual({});
+    // refused creates are audited as failures, as the portal's are
+    expect(audited.filter(a => a.meta?.name === 'sneaky-cache')).toEqual([
+      expect.objectContaining({ eventId: 'instance-create', outcome: 'failure', error: expect.stringMatching(/^not allowed to create/) }),
+    ]);
   });
 
   it('creates the instance as the user (labelled for its component, sized by preset) and waits until it is Ready', async () => {
     const create = context(redis('checkout-cache', { size: 'small', storage: '2Gi', component: 'component:default/orders' }));
     await createAction.handler(create.ctx);
     expect(create.outputs()).toMatchObject({ name: 'checkout-cache', pageUrl: '/databases/local/team-a/checkout-cache' });
+    expect(audited.filter(a => a.meta?.name === 'checkout-cache')).toEqual([
+      {
+        eventId: 'instance-create',
+        outcome: 'success',
+        meta: expect.objectContaining({ cluster: 'local', namespace: 'team-a', actor: 'user:default/alice', request: expect.objectContaining({ owner: 'group:default/team-a' }) }),
+      },
+    ]);
 
     const wait = context({ cluster: 'local', namespace: 'team-a', name: 'checkout-cache', timeoutSeconds: 20 });
     await waitAction.handler(wait.ctx);
