@@ -174,6 +174,22 @@ describe('databases:instance:create and databases:instance:wait against the emul
     expect(ready.spec).toMatchObject({ engine: 'redis', storage: { size: '2Gi' }, resources: { requests: expect.anything() } });
   });
 
+  it('in a task resumed after a restart, does not ask again for what it created (the checkpoint)', async () => {
+    const checkpoints = new Map<string, unknown>();
+    const checkpoint = async ({ key, fn }: { key: string; fn: () => Promise<unknown> }) => {
+      if (!checkpoints.has(key)) checkpoints.set(key, await fn());
+      return checkpoints.get(key);
+    };
+    const first = context(redis('resumed-cache'));
+    await createAction.handler({ ...first.ctx, checkpoint });
+    expect([...checkpoints.keys()]).toEqual(['databases.instance.create.local/team-a/resumed-cache']);
+    // the same step again: without the checkpoint, this create would be a 409
+    const again = context(redis('resumed-cache'));
+    await createAction.handler({ ...again.ctx, checkpoint });
+    expect(again.outputs()).toMatchObject({ name: 'resumed-cache', connectionSecretName: 'resumed-cache-password' });
+    await expect(createAction.handler(context(redis('resumed-cache')).ctx)).rejects.toMatchObject({ name: 'ConflictError' });
+  });
+
   it('labels the instance of a component the template is still creating with its name', async () => {
     const create = context(redis('billing-cache', { component: 'component:default/billing' }));
     await createAction.handler(create.ctx);

@@ -73,24 +73,30 @@ export function createDatabaseInstanceAction(options: DatabaseInstanceActionOpti
 
       const where = `${input.cluster}/${input.namespace}/${input.name}`;
       ctx.logger.info(`${dryRun ? 'Dry run: previewing' : 'Requesting'} ${input.engine} instance ${where} owned by ${input.owner}`);
-      const { instance } = await options.instances.createInstance(
-        credentials,
-        {
-          cluster: input.cluster,
-          namespace: input.namespace,
-          name: input.name,
-          owner: input.owner,
-          entityRef: input.component,
-          entityMayBeNew: true,
-          spec,
-        },
-        dryRun,
-      );
-      const secret = instance.status?.credentialsSecretRef?.name;
+      const create = async () => {
+        const { instance } = await options.instances.createInstance(
+          credentials,
+          {
+            cluster: input.cluster,
+            namespace: input.namespace,
+            name: input.name,
+            owner: input.owner,
+            entityRef: input.component,
+            entityMayBeNew: true,
+            spec,
+          },
+          dryRun,
+        );
+        return { phase: instance.status?.phase ?? null, secret: instance.status?.credentialsSecretRef?.name ?? null };
+      };
+      // A task resumed after a backend restart (the scaffolder's recovery) does not ask again
+      // for what it created before, which would be a 409.
+      const created = dryRun ? await create() : await ctx.checkpoint({ key: `databases.instance.create.${where}`, fn: create });
+      const secret = created.secret ?? undefined;
       ctx.logger.info(
         dryRun
           ? `Dry run: the cluster accepted ${where}; nothing was created`
-          : `Created ${where} (phase ${instance.status?.phase ?? 'not reported yet'})`,
+          : `Created ${where} (phase ${created.phase ?? 'not reported yet'})`,
       );
       ctx.output('name', input.name);
       ctx.output('cluster', input.cluster);
