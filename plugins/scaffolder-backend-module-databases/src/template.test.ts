@@ -8,7 +8,7 @@ import { mockCredentials, mockServices, startTestBackend } from '@backstage/back
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import scaffolderPlugin from '@backstage/plugin-scaffolder-backend';
 // eslint-disable-next-line @backstage/no-mixed-plugin-imports -- the service is the databases backend's own (see module.ts)
-import { databasesInstancesServiceRef, type InstanceRequests } from '@internal/plugin-databases-backend';
+import databasesPlugin, { databasesInstancesServiceRef, type InstanceRequests } from '@internal/plugin-databases-backend';
 import { startSystem, type System } from '@internal/e2e';
 import { scaffolderModuleDatabases } from './module';
 import { databasesConfig, ORDERS_COMPONENT, teamIdentityMocks } from './__testUtils__/teams';
@@ -76,6 +76,8 @@ describe('the example template "New service with its own database" through the r
       features: [
         scaffolderPlugin,
         scaffolderModuleDatabases,
+        // the portal's backend beside it, as in packages/backend: its history gets the template's requests
+        databasesPlugin,
         probe,
         mockServices.rootConfig.factory({ data: { databases: databasesConfig(system) } }),
         ...teamIdentityMocks(),
@@ -138,6 +140,8 @@ describe('the example template "New service with its own database" through the r
     await expect(
       instances.waitUntilReady(mockCredentials.user('user:default/alice'), { cluster: 'local', namespace: 'team-a', name: 'preview-db' }, { timeoutMs: 5000 }),
     ).rejects.toMatchObject({ name: 'NotFoundError' });
+    const history = await request(backend.server).get('/api/databases/clusters/local/namespaces/team-a/instances/preview-db/history').set('Authorization', alice);
+    expect(history.body.requests).toEqual([]);
   });
 
   it('run by alice: creates her team\'s database as her, waits until it is Ready (logged step by step), links its page', async () => {
@@ -157,6 +161,11 @@ describe('the example template "New service with its own database" through the r
     expect(ready.metadata.labels).toMatchObject({ 'backstage.io/kubernetes-id': 'ledger' });
     expect(ready.metadata.annotations).toMatchObject({ 'dbaas.platform.dev/owner': 'group:default/team-a' });
     expect(ready.spec).toMatchObject({ engine: 'postgresql', storage: { size: expect.any(String) } });
+    // on the instance's page, the request is alice's, as if she had used the portal's form
+    const history = await request(backend.server).get('/api/databases/clusters/local/namespaces/team-a/instances/ledger-db/history').set('Authorization', alice);
+    expect(history.body.requests).toEqual([
+      expect.objectContaining({ action: 'create', actor: 'user:default/alice', outcome: { status: 201 } }),
+    ]);
   });
 
   it('run by bob for team-a: the step fails as the portal would refuse him, and nothing is created', async () => {
@@ -164,6 +173,10 @@ describe('the example template "New service with its own database" through the r
     expect(task.status).toBe('failed');
     expect(log('database').join('\n')).toMatch(/not allowed to create intruder-db in team-a owned by group:default\/team-a/);
     expect(log('ready')).toEqual(['Skipping step ready because a previous step failed']);
+    const history = await request(backend.server).get('/api/databases/clusters/local/namespaces/team-a/instances/intruder-db/history').set('Authorization', alice);
+    expect(history.body.requests).toEqual([
+      expect.objectContaining({ action: 'create', actor: 'user:default/bob', outcome: expect.objectContaining({ status: 403 }) }),
+    ]);
     await expect(
       instances.waitUntilReady(mockCredentials.user('user:default/alice'), { cluster: 'local', namespace: 'team-a', name: 'intruder-db' }, { timeoutMs: 5000 }),
     ).rejects.toMatchObject({ name: 'NotFoundError' });

@@ -19,6 +19,8 @@ import {
 } from '@internal/plugin-databases-common';
 import { DatabasesService } from '../service/DatabasesService';
 import { toBackstageError } from '../service/toBackstageError';
+import { httpStatusOf } from '../service/httpStatusOf';
+import type { RequestEntry } from '../history/requestHistoryServiceRef';
 import { impersonationFor, type ImpersonationOptions } from '../kube/impersonationFor';
 import type { Impersonation } from '../kube/KubeClusterClient';
 import type { InstanceAuthorizer } from '../permissions/InstanceAuthorizer';
@@ -85,6 +87,8 @@ export interface InstanceRequestsOptions {
    * audits its own creates); a dry run is a preview and is not audited.
    */
   auditor?: AuditorService;
+  /** Records {@link InstanceRequests.createInstance} in the instance's request history (not a dry run). */
+  history?: { record(entry: RequestEntry): Promise<void> };
 }
 
 /** Phases an instance leaves only when someone changes it: waiting on is waiting in vain. */
@@ -94,7 +98,8 @@ const TERMINAL_PHASES = new Set(['Failed', 'Deleting']);
  * Requests about instances made as a signed-in user, with the portal's impersonation and
  * Backstage permissions: the portal's create route and the Scaffolder's `databases:instance:*`
  * actions run this same code. The route audits and records its requests itself (around
- * planCreate and create); createInstance, the Scaffolder's one call, audits with `auditor`.
+ * planCreate and create); createInstance, the Scaffolder's one call, audits with `auditor`
+ * and records in `history`.
  */
 export class InstanceRequests {
   constructor(private readonly options: InstanceRequestsOptions) {}
@@ -162,13 +167,24 @@ export class InstanceRequests {
             request: JSON.parse(JSON.stringify(input)),
           },
         });
+    const entry = (outcome: RequestEntry['outcome']): RequestEntry => ({
+      cluster: input.cluster,
+      namespace: input.namespace,
+      name: input.name,
+      action: 'create',
+      actor: who.actor,
+      request: { name: input.name, owner: input.owner, entityRef: input.entityRef, spec: input.spec },
+      outcome,
+    });
     try {
       const plan = await this.planCreate(who, input);
       const created: PortalInstance = { cluster: input.cluster, instance: await this.create(who, plan, dryRun) };
+      if (!dryRun) await this.options.history?.record(entry({ status: 201 }));
       await audit?.success();
       return created;
     } catch (e) {
       const error = toBackstageError(e);
+      if (!dryRun) await this.options.history?.record(entry({ status: httpStatusOf(error), message: error.message }));
       await audit?.fail({ error });
       throw error;
     }

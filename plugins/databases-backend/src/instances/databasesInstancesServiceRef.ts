@@ -7,6 +7,7 @@ import { DatabasesService } from '../service/DatabasesService';
 import { InstanceAuthorizer } from '../permissions/InstanceAuthorizer';
 import { databasesInstanceRules, type InstancePredicate } from '../permissions/rules';
 import { cachedUserInfo } from '../identity/cachedUserInfo';
+import { requestHistoryServiceRef } from '../history/requestHistoryServiceRef';
 import { InstanceRequests } from './InstanceRequests';
 
 /** As the databases plugin's (plugin.ts): ownership and read decisions reused for 10 s. */
@@ -29,8 +30,8 @@ const instanceRuleset: PermissionRuleset<PortalInstance, InstancePredicate> = {
  * {@link InstanceRequests} for a module of another plugin (the Scaffolder's
  * `databases:instance:*` actions): the portal's create and wait, as the user, with the same
  * impersonation, cluster set and Backstage permissions as `/api/databases`. Each create is
- * audited (`instance-create`, by the using plugin's auditor); it is not in the instance's
- * request history, which is the databases plugin's database.
+ * audited (`instance-create`, by the using plugin's auditor) and, where the databases plugin
+ * runs in the same backend, kept in the instance's request history as the portal's are.
  */
 export const databasesInstancesServiceRef = createServiceRef<InstanceRequests>({
   id: 'databases.instances',
@@ -44,8 +45,9 @@ export const databasesInstancesServiceRef = createServiceRef<InstanceRequests>({
         permissions: coreServices.permissions,
         catalog: catalogServiceRef,
         auditor: coreServices.auditor,
+        history: requestHistoryServiceRef,
       },
-      factory({ clusters, userInfo, permissions, catalog, auditor }) {
+      factory({ clusters, userInfo, permissions, catalog, auditor, history }) {
         return new InstanceRequests({
           clusters,
           service: new DatabasesService(clusters),
@@ -58,6 +60,7 @@ export const databasesInstancesServiceRef = createServiceRef<InstanceRequests>({
           catalog,
           impersonation: clusters.config.impersonation,
           auditor,
+          history,
         });
       },
     }),
