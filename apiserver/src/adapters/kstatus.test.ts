@@ -43,9 +43,12 @@ const reached = new Set<DatabasePhase>();
  */
 function expectedKstatus(instance: DatabaseInstance): KstatusStatus {
   const phase = instance.status!.phase;
-  return phase === 'Deleting' && !instance.metadata.deletionTimestamp
-    ? 'InProgress'
-    : KSTATUS_OF[phase];
+  if (instance.metadata.deletionTimestamp) return KSTATUS_OF.Deleting;
+  // the operator has not seen the latest spec yet: whatever its status says is about an older one
+  const observed = instance.status!.observedGeneration;
+  const generation = instance.metadata.generation;
+  if (observed !== undefined && generation !== undefined && observed !== generation) return 'InProgress';
+  return phase === 'Deleting' ? 'InProgress' : KSTATUS_OF[phase];
 }
 
 /**
@@ -77,10 +80,6 @@ function checkedKstatus(instance: DatabaseInstance, label: string) {
     expect(result.message).toBe(instance.status!.message ?? '');
     expect(result.conditions[0]?.reason).toBe(instance.status!.reason);
   }
-  // Not served, so kstatus's generation check never compares the operator's observedGeneration
-  // with it. Serving it needs status.observedGeneration to mean "the generation this status is
-  // for", or a Failed instance of an operator that lags would read InProgress.
-  expect(instance.metadata.generation).toBeUndefined();
   return { phase, kstatus: result.status };
 }
 
@@ -273,8 +272,9 @@ describe('kstatus (Flux) reads every phase right', () => {
         spec: { version: '7.0', topology: 'standalone', replicas: 1 },
         facts: { ...base, ...facts },
         endpoints: [],
-        observedGeneration: 2,
+        observedGeneration: 3,
       });
+      expect(instance.metadata.generation).toBe(3);
       expect(checkedKstatus(instance, phase)).toEqual({
         phase,
         kstatus:
@@ -283,6 +283,24 @@ describe('kstatus (Flux) reads every phase right', () => {
             : 'InProgress',
       });
     });
+
+    it.each(rows.filter(([, , metadata]) => !metadata.deletionTimestamp))(
+      'a status about an older generation of the operator object reads InProgress: %s %j',
+      (phase, facts, metadata) => {
+        const instance = toInstance({
+          operator: 'thing-operator',
+          engine: 'redis',
+          kind,
+          source: { apiVersion: 'example.com/v1', kind: 'Thing', metadata: { name: 'orders', namespace: 'team-a', uid: 'u-1', generation: 3, ...metadata }, spec: {}, status: {} },
+          spec: { version: '7.0', topology: 'standalone', replicas: 1 },
+          facts: { ...base, ...facts },
+          endpoints: [],
+          observedGeneration: 2,
+        });
+        expect(instance.status!.phase).toBe(phase);
+        expect(compute(instance)).toMatchObject({ status: 'InProgress', message: 'DatabaseInstance generation is 3, but latest observed generation is 2' });
+      },
+    );
 
     it.each([
       ['Updating', { everReady: true, settledSpec: '{"replicas":2}' }],

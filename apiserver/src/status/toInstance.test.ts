@@ -30,7 +30,7 @@ describe('toInstance', () => {
     status: { nested: { raw: true } },
   };
 
-  it('copies identity metadata, leaves resourceVersion to the cache and attaches the raw status', () => {
+  it('copies identity metadata and the generation, leaves resourceVersion to the cache and attaches the raw status', () => {
     const instance = toInstance({
       operator: 'thing-operator',
       engine: 'redis',
@@ -57,6 +57,8 @@ describe('toInstance', () => {
       namespace: 'team-a',
       uid: 'u-1',
       creationTimestamp: '2026-01-01T00:00:00Z',
+      // the operator object's: its spec is where the instance's goes
+      generation: 7,
       labels: { 'backstage.io/kubernetes-id': 'orders' },
       annotations: { note: 'x' },
     });

@@ -46,6 +46,9 @@ const COPIED_METADATA = [
   'namespace',
   'uid',
   'creationTimestamp',
+  // the operator object's: 1 on create, +1 on each change of its spec (which is where the
+  // instance's spec goes), in the same count as the operator's status.observedGeneration
+  'generation',
   'deletionTimestamp',
   'labels',
   'annotations',

@@ -758,6 +758,10 @@ if (choice.kind === 'skip') {
             ns,
           ]);
           expect(operatorObject.metadata.uid).toBe(instance.metadata.uid);
+          // contract: generation 1 on create, counted as the operator object's (whose spec the
+          // instance's goes to, and whose status.observedGeneration the operator writes)
+          expect(instance.metadata.generation).toBe(1);
+          expect(instance.metadata.generation).toBe(operatorObject.metadata.generation);
 
           const protect = await kubectl.run([
             'patch',

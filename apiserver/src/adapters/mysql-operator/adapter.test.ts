@@ -100,6 +100,7 @@ describe('mysqlOperatorAdapter on schema-derived fixtures', () => {
       namespace: 'team-a',
       uid: 'uid-orders',
       creationTimestamp: '2026-01-10T10:00:00Z',
+      generation: 1,
     });
     expect(instance.status).toMatchObject({
       replicas: { desired: 3, ready: 3 },

@@ -159,8 +159,12 @@ describe('PUT and PATCH databaseinstances (update)', () => {
     const res = await patch({ spec: { replicas: 7 } }, MERGE, '?dryRun=All');
     expect(res.status).toBe(200);
     expect(res.json().spec.replicas).toBe(7);
+    // the generation the write would give, as kube-apiserver's dry run answers
+    expect(before.metadata.generation).toEqual(expect.any(Number));
+    expect(res.json().metadata.generation).toBe(before.metadata.generation! + 1);
     expect(t.writer.writes()).toHaveLength(0);
     expect((await current()).metadata.resourceVersion).toBe(before.metadata.resourceVersion);
+    expect((await current()).metadata.generation).toBe(before.metadata.generation);
   });
 
   describe('JSON patch', () => {

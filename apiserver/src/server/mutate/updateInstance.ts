@@ -147,6 +147,8 @@ async function runUpdate(ctx: HandlerContext, deps: WriteDeps, options: WriteOpt
         // scale of a Ready instance previews as Updating, not as Degraded for its missing members
         const wouldBe = deps.store.preview?.(namespace, name, object) ?? projectObject(source, object, name);
         wouldBe.metadata.resourceVersion = current.metadata.resourceVersion;
+        // as kube-apiserver's dry run: the generation the write would give the operator object
+        if ('spec' in patch && current.metadata.generation !== undefined) wouldBe.metadata.generation = current.metadata.generation + 1;
         sendObject(ctx.res, ctx.req.headers.accept, 200, wouldBe, warnings);
         return;
       }
