@@ -3,6 +3,7 @@
 // project (unit, integration and end-to-end) and prints "N passed, N failed" on its own line.
 import { readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { findPostgresBin, givenPostgres, NO_POSTGRES_HELP, startPostgres } from './lib/postgres.mjs';
 import { ensureDependencies, repoRoot, runYarn } from './lib/yarn.mjs';
 
 ensureDependencies();
@@ -18,13 +19,37 @@ if (!skipStatic) {
   steps.push(['lint', runYarn(['backstage-cli', 'repo', 'lint'])]);
 }
 
+// The databases plugin's history store tests run on PostgreSQL too: a server given in the
+// environment, else a throwaway one for this run (stopped below, or on exit).
+let postgres;
+const given = givenPostgres();
+if (given) {
+  console.log(`\n== PostgreSQL: the one in ${given} ==`);
+} else {
+  const bin = findPostgresBin();
+  if (!bin) {
+    console.error(`\n== PostgreSQL: none found; the PostgreSQL cases will fail ==\n${NO_POSTGRES_HELP}`);
+  } else {
+    try {
+      postgres = await startPostgres(bin);
+      console.log(`\n== PostgreSQL: ${postgres.version} (${bin}) started in ${postgres.ms} ms ==`);
+      process.on('exit', () => postgres?.stop());
+      for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(130));
+    } catch (e) {
+      console.error(`\n== PostgreSQL from ${bin} did not start; the PostgreSQL cases will fail ==\n${e.message}`);
+    }
+  }
+}
+
 console.log('\n== tests (jest) ==');
 const out = join(repoRoot, 'test-results.json');
 rmSync(out, { force: true });
 const jestCode = runYarn(
   ['backstage-cli', 'repo', 'test', '--json', `--outputFile=${out}`, ...jestArgs],
-  { env: { CI: 'true' } },
+  { env: { CI: 'true', ...postgres?.env } },
 );
+postgres?.stop();
+postgres = undefined;
 
 /** The `count` test files that took longest, so that a slow-down shows in every CI log. */
 function printSlowest(testResults, count) {
