@@ -90,7 +90,9 @@ export async function eventFigures(ctx: SizeContext): Promise<Figure[]> {
         `${size} instance events and ${size} unrelated ones: RSS ${(after.rss / MiB).toFixed(0)} MiB vs ${(before.rss / MiB).toFixed(0)} MiB before`),
       // what the mirror keeps (after full GCs), apart from what the process holds on to from the burst
       makeFigure('events: heap growth per instance from its events', size, (after.heapUsed - before.heapUsed) / size / KiB, 'KiB', undefined,
-        `heapUsed ${(after.heapUsed / MiB).toFixed(0)} MiB vs ${(before.heapUsed / MiB).toFixed(0)} MiB before`),
+        `heapUsed ${(after.heapUsed / MiB).toFixed(0)} MiB vs ${(before.heapUsed / MiB).toFixed(0)} MiB before; ` +
+          // where the rest of the RSS growth is: V8's reserved heap, or memory outside it (buffers, sockets)
+          `heapTotal ${(after.heapTotal / MiB).toFixed(0)} vs ${(before.heapTotal / MiB).toFixed(0)} MiB, external ${(after.external / MiB).toFixed(0)} vs ${(before.external / MiB).toFixed(0)} MiB`),
       ...(ctx.emptyMemory
         ? [
             makeFigure('events: RSS per instance with events mirrored', size, (after.rss - ctx.emptyMemory.rss) / size / KiB, 'KiB', size >= 50_000 ? { op: '<=', value: 16 } : undefined,
