@@ -11,6 +11,7 @@ import { DatabasesService } from './service/DatabasesService';
 import { HistoryStore } from './history/HistoryStore';
 import { requestHistoryServiceRef } from './history/requestHistoryServiceRef';
 import { recordTransitions } from './history/recordTransitions';
+import { migrateHistory } from './history/migrateHistory';
 import { EventsHub } from './events/EventsHub';
 import { InstanceAuthorizer } from './permissions/InstanceAuthorizer';
 import { databasesInstanceResourceRef, databasesInstanceRules } from './permissions/rules';
@@ -65,9 +66,8 @@ export const databasesPlugin = createBackendPlugin({
       }) {
         const knex = await database.getClient();
         if (!database.migrations?.skip) {
-          await knex.migrate.latest({
-            directory: resolvePackagePath('@internal/plugin-databases-backend', 'migrations'),
-          });
+          // replicas starting at once on a new database: migrateHistory retries the race for knex's tables
+          await migrateHistory(knex, resolvePackagePath('@internal/plugin-databases-backend', 'migrations'));
         }
         permissionsRegistry.addResourceType({
           resourceRef: databasesInstanceResourceRef,

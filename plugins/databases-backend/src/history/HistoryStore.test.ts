@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DatabasePhase } from '@internal/plugin-databases-common';
 import { HistoryStore } from './HistoryStore';
+import { migrateHistory } from './migrateHistory';
 import { HISTORY_DATABASES, NO_POSTGRES, sharedDatabase, type SharedDatabase } from '../__testUtils__/historyDatabases';
 
 const MIGRATIONS = path.resolve(__dirname, '../../migrations');
@@ -34,6 +35,20 @@ describe.each(HISTORY_DATABASES)('HistoryStore on %s', id => {
   });
 
   describe('migrations', () => {
+    it('three replicas starting at once on an empty database all migrate it (the plugin\'s migrateHistory), each migration once', async () => {
+      const fresh = await sharedDatabase(id);
+      try {
+        const replicas = [fresh.open(), fresh.open(), fresh.open()];
+        await Promise.all(replicas.map(k => migrateHistory(k, MIGRATIONS)));
+        const [, pending] = await replicas[1].migrate.list({ directory: MIGRATIONS });
+        expect(pending).toEqual([]);
+        const done = await replicas[2]('knex_migrations').orderBy('id').pluck('name');
+        expect(done).toEqual(['20261129000000_init.js', '20261129120000_transition_resource_version.js']);
+      } finally {
+        await fresh.close();
+      }
+    });
+
     it('migrate up from nothing, down to nothing and up again; the store works on the result', async () => {
       const knex = db.open();
       try {

@@ -1,0 +1,27 @@
+import type { Knex } from 'knex';
+
+/**
+ * What knex answers when another replica is creating its bookkeeping tables (knex_migrations,
+ * knex_migrations_lock) at the same moment, on an empty database: PostgreSQL's "already exists"
+ * or a duplicate key in pg_class/pg_type, SQLite's "already exists", or the lock row not written
+ * yet ("already locked"). Past those tables, knex's own lock (in the migration's transaction)
+ * orders the replicas and the second finds the migrations done.
+ */
+const CONCURRENT_START = /already exists|duplicate key value|Migration table is already locked|database is locked/i;
+
+/**
+ * Migrates the history store to the latest schema. Several backend replicas may start at once on
+ * one empty database (a new deployment): the ones that lose the race for knex's tables try
+ * again, `attempts` times in all, a little later each time; any other error is thrown at once.
+ */
+export async function migrateHistory(knex: Knex, directory: string, attempts = 6): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await knex.migrate.latest({ directory });
+      return;
+    } catch (e) {
+      if (attempt >= attempts || !CONCURRENT_START.test(String((e as Error)?.message))) throw e;
+      await new Promise(r => setTimeout(r, 50 * attempt + Math.random() * 50 * attempt));
+    }
+  }
+}
