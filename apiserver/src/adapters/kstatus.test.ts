@@ -251,29 +251,27 @@ describe('kstatus (Flux) reads every phase right', () => {
         { deletionTimestamp: '2026-12-01T00:00:00Z' },
       ],
     ];
-    it.each(rows)('%s %j %j', (phase, facts, metadata) => {
-      const instance = toInstance({
+    /** A Thing at generation 3 whose operator reported `observedGeneration`, in `phase`'s facts. */
+    const thing = (facts: Partial<PhaseFacts>, metadata: Record<string, unknown>, observedGeneration: number) =>
+      toInstance({
         operator: 'thing-operator',
         engine: 'redis',
         kind,
         source: {
           apiVersion: 'example.com/v1',
           kind: 'Thing',
-          metadata: {
-            name: 'orders',
-            namespace: 'team-a',
-            uid: 'u-1',
-            generation: 3,
-            ...metadata,
-          },
+          metadata: { name: 'orders', namespace: 'team-a', uid: 'u-1', generation: 3, ...metadata },
           spec: {},
           status: {},
         },
         spec: { version: '7.0', topology: 'standalone', replicas: 1 },
         facts: { ...base, ...facts },
         endpoints: [],
-        observedGeneration: 3,
+        observedGeneration,
       });
+
+    it.each(rows)('%s %j %j', (phase, facts, metadata) => {
+      const instance = thing(facts, metadata, 3);
       expect(instance.metadata.generation).toBe(3);
       expect(checkedKstatus(instance, phase)).toEqual({
         phase,
@@ -287,16 +285,7 @@ describe('kstatus (Flux) reads every phase right', () => {
     it.each(rows.filter(([, , metadata]) => !metadata.deletionTimestamp))(
       'a status about an older generation of the operator object reads InProgress: %s %j',
       (phase, facts, metadata) => {
-        const instance = toInstance({
-          operator: 'thing-operator',
-          engine: 'redis',
-          kind,
-          source: { apiVersion: 'example.com/v1', kind: 'Thing', metadata: { name: 'orders', namespace: 'team-a', uid: 'u-1', generation: 3, ...metadata }, spec: {}, status: {} },
-          spec: { version: '7.0', topology: 'standalone', replicas: 1 },
-          facts: { ...base, ...facts },
-          endpoints: [],
-          observedGeneration: 2,
-        });
+        const instance = thing(facts, metadata, 2);
         expect(instance.status!.phase).toBe(phase);
         expect(compute(instance)).toMatchObject({ status: 'InProgress', message: 'DatabaseInstance generation is 3, but latest observed generation is 2' });
       },

@@ -3,15 +3,15 @@ import path from 'node:path';
 import request from 'supertest';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { createBackendPlugin } from '@backstage/backend-plugin-api';
 import { mockCredentials, mockServices, startTestBackend } from '@backstage/backend-test-utils';
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import scaffolderPlugin from '@backstage/plugin-scaffolder-backend';
 // eslint-disable-next-line @backstage/no-mixed-plugin-imports -- the service is the databases backend's own (see module.ts)
-import databasesPlugin, { databasesInstancesServiceRef, type InstanceRequests } from '@internal/plugin-databases-backend';
+import databasesPlugin, { type InstanceRequests } from '@internal/plugin-databases-backend';
 import { startSystem, type System } from '@internal/e2e';
 import { scaffolderModuleDatabases } from './module';
 import { databasesConfig, ORDERS_COMPONENT, teamIdentityMocks } from './__testUtils__/teams';
+import { instancesProbe } from './__testUtils__/instancesProbe';
 
 jest.setTimeout(30_000);
 
@@ -60,30 +60,20 @@ describe('the example template "New service with its own database" through the r
 
   beforeAll(async () => {
     system = await startSystem({ seed: true });
-    // reads instances as the user, to check what the run created
-    const probe = createBackendPlugin({
-      pluginId: 'probe',
-      register(env) {
-        env.registerInit({
-          deps: { instances: databasesInstancesServiceRef },
-          async init(deps) {
-            instances = deps.instances;
-          },
-        });
-      },
-    });
+    const probe = instancesProbe();
     backend = await startTestBackend({
       features: [
         scaffolderPlugin,
         scaffolderModuleDatabases,
         // the portal's backend beside it, as in packages/backend: its history gets the template's requests
         databasesPlugin,
-        probe,
+        probe.feature,
         mockServices.rootConfig.factory({ data: { databases: databasesConfig(system) } }),
         ...teamIdentityMocks(),
         catalogServiceMock.factory({ entities: [templateEntity(), ORDERS_COMPONENT] }),
       ],
     });
+    instances = probe.instances();
   });
 
   afterAll(async () => {

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { createBackendPlugin } from '@backstage/backend-plugin-api';
 import { mockCredentials, mockServices, startTestBackend } from '@backstage/backend-test-utils';
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import { createMockActionContext } from '@backstage/plugin-scaffolder-node-test-utils';
 // eslint-disable-next-line @backstage/no-mixed-plugin-imports -- the service is the databases backend's own (there is no databases-node library: it is built on the backend's cluster set and permission code)
-import { databasesInstancesServiceRef, type InstanceRequests } from '@internal/plugin-databases-backend';
+import type { InstanceRequests } from '@internal/plugin-databases-backend';
 import { startSystem, type System } from '@internal/e2e';
 import { createDatabaseInstanceAction } from './createDatabaseInstanceAction';
 import { waitForDatabaseInstanceAction } from './waitForDatabaseInstanceAction';
 import { databasesConfig, ORDERS_COMPONENT, teamIdentityMocks } from '../__testUtils__/teams';
+import { instancesProbe } from '../__testUtils__/instancesProbe';
 
 jest.setTimeout(30_000);
 
@@ -42,27 +42,17 @@ describe('databases:instance:create and databases:instance:wait against the emul
 
   beforeAll(async () => {
     system = await startSystem({ seed: true });
-    // the service as a module of any plugin gets it (the Scaffolder's, in the backend)
-    const probe = createBackendPlugin({
-      pluginId: 'probe',
-      register(env) {
-        env.registerInit({
-          deps: { instances: databasesInstancesServiceRef },
-          async init(deps) {
-            instances = deps.instances;
-          },
-        });
-      },
-    });
+    const probe = instancesProbe();
     backend = await startTestBackend({
       features: [
-        probe,
+        probe.feature,
         mockServices.rootConfig.factory({ data: { databases: databasesConfig(system) } }),
         ...teamIdentityMocks(),
         catalogServiceMock.factory({ entities: [ORDERS_COMPONENT] }),
         recordingAuditor,
       ],
     });
+    instances = probe.instances();
     createAction = createDatabaseInstanceAction({ instances });
     waitAction = waitForDatabaseInstanceAction({ instances });
   });
