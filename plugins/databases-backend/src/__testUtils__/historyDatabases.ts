@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { TestDatabases, type TestDatabaseId } from '@backstage/backend-test-utils';
-import { sqliteKnex } from './sqliteKnex';
 
 /**
  * The databases the history store is tested on: SQLite (development, the tests' default) and
@@ -20,6 +19,26 @@ const NO_POSTGRES_HELP =
   'No PostgreSQL server for the history store tests: run them through `npm test` / `node scripts/test.mjs`, which ' +
   'starts a throwaway server when initdb, pg_ctl and postgres are on PATH or in /usr/lib/postgresql/<major>/bin ' +
   '(Debian: apt-get install postgresql), or set BACKSTAGE_TEST_DATABASE_POSTGRES<major>_CONNECTION_STRING to a ready server.';
+
+/**
+ * sqliteKnex with SQLite's busy timeout at 0: the replicas here share one process, and
+ * better-sqlite3 waits for a lock synchronously, so a wait for another connection's transaction
+ * (a migration: replicas starting at once) blocks the very thread that would finish it, for the
+ * whole timeout (5 s). At 0 the loser gets "database is locked" at once, and migrateHistory tries again.
+ */
+function replicaSqliteKnex(file: string): Knex {
+  return knexFactory({
+    client: 'better-sqlite3',
+    connection: { filename: file },
+    useNullAsDefault: true,
+    pool: {
+      afterCreate: (conn: { pragma(p: string): unknown }, done: (err: Error | null, conn: unknown) => void) => {
+        conn.pragma('busy_timeout = 0');
+        done(null, conn);
+      },
+    },
+  });
+}
 
 /** One database of the given kind, empty; `open()` is one more connection pool to it: a backend replica, or the backend after a restart. */
 export interface SharedDatabase {
@@ -55,7 +74,7 @@ export async function sharedDatabase(id: TestDatabaseId): Promise<SharedDatabase
     const file = path.join(dir, 'history.sqlite');
     return {
       id,
-      open: () => track(sqliteKnex(file)),
+      open: () => track(replicaSqliteKnex(file)),
       async close() {
         await Promise.all(pools.map(k => k.destroy()));
         rmSync(dir, { recursive: true, force: true });
