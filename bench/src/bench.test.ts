@@ -50,6 +50,7 @@ const FIGURES = [
   '100 concurrent creates: errors',
   'events: mirror latency p99',
   'events: RSS growth per instance from its events',
+  'events: heap growth per instance from its events',
   'events: RSS per instance with events mirrored',
   'events: first mirror of every instance',
 ];
