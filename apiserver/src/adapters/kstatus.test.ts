@@ -10,11 +10,12 @@ import { kstatusConditionOf } from '../status/conditions';
 import { toInstance } from '../status/toInstance';
 import type { PhaseFacts } from '../status/facts';
 import { compute, type KstatusStatus } from '../status/__testUtils__/kstatus';
+import { THING_KIND } from '../status/__testUtils__/thingKind';
 import { findAdapterForObject } from './registry';
 import { listStatusFiles } from './__testUtils__/operatorFiles';
 import type { Expectation } from './__testUtils__/statusExpectation';
 import { EXPECTED, lookupFrom, objectsOf } from './__testUtils__/statusSamples';
-import type { KubeObject, SourceKind } from './types';
+import type { KubeObject } from './types';
 
 /**
  * What Flux (kstatus, sigs.k8s.io/cli-utils/pkg/kstatus) must read for each phase
@@ -170,13 +171,7 @@ describe('kstatus (Flux) reads every phase right', () => {
   });
 
   describe('the phase table, through toInstance', () => {
-    const kind: SourceKind = {
-      group: 'example.com',
-      version: 'v1',
-      plural: 'things',
-      kind: 'Thing',
-      topologies: ['standalone'],
-    };
+    const kind = THING_KIND;
     const base: PhaseFacts = {
       deleting: false,
       hasStatus: true,
@@ -251,8 +246,13 @@ describe('kstatus (Flux) reads every phase right', () => {
         { deletionTimestamp: '2026-12-01T00:00:00Z' },
       ],
     ];
-    /** A Thing at generation 3 whose operator reported `observedGeneration`, in `phase`'s facts. */
-    const thing = (facts: Partial<PhaseFacts>, metadata: Record<string, unknown>, observedGeneration: number) =>
+    /** A Thing at generation 3 of `replicas`, whose operator reported `observedGeneration` (if any). */
+    const thing = (
+      facts: Partial<PhaseFacts>,
+      metadata: Record<string, unknown>,
+      observedGeneration: number | undefined,
+      replicas = 1,
+    ) =>
       toInstance({
         operator: 'thing-operator',
         engine: 'redis',
@@ -264,7 +264,7 @@ describe('kstatus (Flux) reads every phase right', () => {
           spec: {},
           status: {},
         },
-        spec: { version: '7.0', topology: 'standalone', replicas: 1 },
+        spec: { version: '7.0', topology: 'standalone', replicas },
         facts: { ...base, ...facts },
         endpoints: [],
         observedGeneration,
@@ -297,28 +297,10 @@ describe('kstatus (Flux) reads every phase right', () => {
     ] as const)(
       'Degraded (ReplicasNotReady) the rollout memory turns %s',
       (phase, memory) => {
-        const projected = toInstance({
-          operator: 'thing-operator',
-          engine: 'redis',
-          kind,
-          source: {
-            apiVersion: 'example.com/v1',
-            kind: 'Thing',
-            metadata: { name: 'o', namespace: 'n', uid: 'u' },
-            spec: {},
-            status: {},
-          },
-          spec: { version: '7.0', topology: 'standalone', replicas: 3 },
-          facts: {
-            ...base,
-            onceReady: true,
-            replicas: { desired: 3, ready: 2 },
-          },
-          endpoints: [],
-        });
+        const projected = thing({ onceReady: true, replicas: { desired: 3, ready: 2 } }, {}, undefined, 3);
         expect(projected.status?.phase).toBe('Degraded');
         const { instance } = applyRolloutMemory(
-          { uid: 'u', bornWatched: false, ...memory },
+          { uid: 'u-1', bornWatched: false, ...memory },
           projected,
         );
         expect(checkedKstatus(instance, phase)).toEqual({

@@ -1,15 +1,7 @@
 import { describe, it, expect } from '@jest/globals';
-import type { SourceKind } from '../adapters/types';
 import type { PhaseFacts } from './facts';
 import { toInstance } from './toInstance';
-
-const kind: SourceKind = {
-  group: 'example.com',
-  version: 'v1',
-  plural: 'things',
-  kind: 'Thing',
-  topologies: ['standalone'],
-};
+import { THING_KIND as kind } from './__testUtils__/thingKind';
 
 describe('toInstance', () => {
   const source = {
