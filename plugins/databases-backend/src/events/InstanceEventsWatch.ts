@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { DATABASE_INSTANCE_KIND, type InstanceKubeEvent, type InstanceKubeEventChange } from '@internal/plugin-databases-common';
 import type { Impersonation, KubeClusterClient } from '../kube/KubeClusterClient';
 import { KubeRequestError } from '../kube/KubeRequestError';
+import { watchEventReader } from '../kube/watchEventReader';
 import { byLastTimestamp, toInstanceKubeEvent } from './toInstanceKubeEvent';
 
 /** One instance, as its events name it. */
@@ -84,7 +85,7 @@ export class InstanceEventsWatch {
 
   /** One watch request; true when its resourceVersion is too old (a list must come first). */
   private async watchOnce(sink: InstanceEventsSink, cursor: { rv?: string }, signal: AbortSignal): Promise<boolean> {
-    let expired = false;
+    const reader = watchEventReader(cursor, ({ type, object }) => sink.change({ type, item: toInstanceKubeEvent(object) }));
     try {
       await this.client.stream(
         {
@@ -98,25 +99,7 @@ export class InstanceEventsWatch {
           },
           as: this.as,
         },
-        {
-          onLine: line => {
-            let event: { type?: string; object?: any };
-            try {
-              event = JSON.parse(line);
-            } catch {
-              return;
-            }
-            if (event.type === 'ERROR') {
-              if (event.object?.code === 410) expired = true;
-              return;
-            }
-            const rv = event.object?.metadata?.resourceVersion;
-            if (rv) cursor.rv = rv;
-            if (event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED') {
-              sink.change({ type: event.type, item: toInstanceKubeEvent(event.object) });
-            }
-          },
-        },
+        { onLine: reader.onLine },
         signal,
       );
     } catch (e) {
@@ -124,6 +107,6 @@ export class InstanceEventsWatch {
       if (e instanceof KubeRequestError && e.statusCode === 410) return true;
       throw e;
     }
-    return expired;
+    return reader.expired();
   }
 }

@@ -6,6 +6,7 @@ import { rfc3339 } from '../kube/ClusterReachability';
 import type { InstanceChange, WatchListener } from './types';
 import { INSTANCES_PATH } from '../kube/paths';
 import { LabelIndex } from './LabelIndex';
+import { watchEventReader } from '../kube/watchEventReader';
 
 const keyOf = (i: DatabaseInstance) => `${i.metadata.namespace}/${i.metadata.name}`;
 
@@ -195,7 +196,7 @@ export class ClusterWatcher {
     while (!this.abort.signal.aborted) {
       try {
         if (!cursor.rv) cursor.rv = await this.list();
-        let expired = false;
+        const reader = watchEventReader<DatabaseInstance>(cursor, change => this.apply(change.type, change.object));
         const opened = Date.now();
         const streaming = new AbortController();
         this.streaming = streaming;
@@ -219,23 +220,7 @@ export class ClusterWatcher {
               this.setHealth(true);
               retry.backoff = base;
             },
-            onLine: line => {
-              let event: { type: string; object: any };
-              try {
-                event = JSON.parse(line);
-              } catch {
-                return;
-              }
-              const nextRv = event.object?.metadata?.resourceVersion;
-              if (event.type === 'ERROR') {
-                if (event.object?.code === 410) expired = true;
-                return;
-              }
-              if (nextRv) cursor.rv = nextRv;
-              if (event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED') {
-                this.apply(event.type, event.object as DatabaseInstance);
-              }
-            },
+            onLine: reader.onLine,
           },
           streaming.signal,
         ).catch(e => {
@@ -243,7 +228,7 @@ export class ClusterWatcher {
           if (!streaming.signal.aborted) throw e;
         });
         this.streaming = undefined;
-        if (expired || streaming.signal.aborted) cursor.rv = undefined;
+        if (reader.expired() || streaming.signal.aborted) cursor.rv = undefined;
         // A watch the server ends at once would otherwise spin.
         if (Date.now() - opened < 500) await this.sleep(base);
       } catch (e) {
