@@ -31,7 +31,6 @@ import {
 import type { ClusterSet } from './watch/ClusterSet';
 import { DatabasesService } from './service/DatabasesService';
 import { toBackstageError } from './service/toBackstageError';
-import { httpStatusOf } from './service/httpStatusOf';
 import { decodeCursor, queryInstances, SORT_NAMES } from './service/queryInstances';
 import type { ImpersonationOptions } from './kube/impersonationFor';
 import type { InstanceAuthorizer } from './permissions/InstanceAuthorizer';
@@ -39,6 +38,7 @@ import { InstanceRequests, type InstanceCaller } from './instances/InstanceReque
 import type { HistoryStore } from './history/HistoryStore';
 import type { EventsHub } from './events/EventsHub';
 import { streamInstanceEvents } from './events/streamInstanceEvents';
+import { recordedWrite } from './instances/recordedWrite';
 
 /** Live event streams of single instances one backend keeps open (each is a watch as its user). */
 const MAX_EVENT_STREAMS = 1000;
@@ -199,7 +199,7 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
    * Runs a write, records it in the history and the audit log. A dry run is a preview that
    * changes nothing: it is neither history nor audited.
    */
-  async function write<T>(
+  function write<T>(
     req: Request,
     action: RequestRecord['action'],
     key: { cluster: string; namespace: string; name: string },
@@ -207,39 +207,13 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
     request: unknown,
     fn: () => Promise<T>,
     dryRun = false,
-    answered = action === 'create' ? 201 : 200,
+    answered?: number,
   ): Promise<T> {
-    if (dryRun) {
-      try {
-        return await fn();
-      } catch (e) {
-        throw toBackstageError(e);
-      }
-    }
-    const audit = await auditor.createEvent({
-      eventId: `instance-${action}`,
-      severityLevel: action === 'delete' ? 'high' : 'medium',
-      request: req,
-      meta: { ...key, request: request as any },
-    });
-    try {
-      const result = await fn();
-      await history.recordRequest({ ...key, action, actor, request, outcome: { status: answered } });
-      await audit.success();
-      return result;
-    } catch (e) {
-      // recorded as answered: the Backstage error's status, not the cluster's behind it
-      const error = toBackstageError(e);
-      await history.recordRequest({
-        ...key,
-        action,
-        actor,
-        request,
-        outcome: { status: httpStatusOf(error), message: error.message },
-      });
-      await audit.fail({ error });
-      throw error;
-    }
+    return recordedWrite(
+      { auditor, history: { record: entry => history.recordRequest(entry).then(() => undefined) } },
+      { action, key, actor, request, dryRun, answered, httpRequest: req },
+      fn,
+    );
   }
 
   router.get('/health', (_req, res) => {

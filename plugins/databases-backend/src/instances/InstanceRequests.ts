@@ -19,8 +19,8 @@ import {
 } from '@internal/plugin-databases-common';
 import { DatabasesService } from '../service/DatabasesService';
 import { toBackstageError } from '../service/toBackstageError';
-import { httpStatusOf } from '../service/httpStatusOf';
 import type { RequestEntry } from '../history/requestHistoryServiceRef';
+import { recordedWrite } from './recordedWrite';
 import { impersonationFor, type ImpersonationOptions } from '../kube/impersonationFor';
 import type { Impersonation } from '../kube/KubeClusterClient';
 import type { InstanceAuthorizer } from '../permissions/InstanceAuthorizer';
@@ -154,40 +154,21 @@ export class InstanceRequests {
   /** Plan and create in one (the Scaffolder's way), audited, every error a Backstage one. */
   async createInstance(credentials: BackstageCredentials, input: CreateInstanceInput, dryRun: boolean): Promise<PortalInstance> {
     const who = await this.caller(credentials);
-    const audit = dryRun
-      ? undefined
-      : await this.options.auditor?.createEvent({
-          eventId: 'instance-create',
-          severityLevel: 'medium',
-          meta: {
-            cluster: input.cluster,
-            namespace: input.namespace,
-            name: input.name,
-            actor: who.actor,
-            request: JSON.parse(JSON.stringify(input)),
-          },
-        });
-    const entry = (outcome: RequestEntry['outcome']): RequestEntry => ({
-      cluster: input.cluster,
-      namespace: input.namespace,
-      name: input.name,
-      action: 'create',
-      actor: who.actor,
-      request: { name: input.name, owner: input.owner, entityRef: input.entityRef, spec: input.spec },
-      outcome,
-    });
-    try {
-      const plan = await this.planCreate(who, input);
-      const created: PortalInstance = { cluster: input.cluster, instance: await this.create(who, plan, dryRun) };
-      if (!dryRun) await this.options.history?.record(entry({ status: 201 }));
-      await audit?.success();
-      return created;
-    } catch (e) {
-      const error = toBackstageError(e);
-      if (!dryRun) await this.options.history?.record(entry({ status: httpStatusOf(error), message: error.message }));
-      await audit?.fail({ error });
-      throw error;
-    }
+    const { auditor, history } = this.options;
+    return recordedWrite(
+      { auditor, history },
+      {
+        action: 'create',
+        key: { cluster: input.cluster, namespace: input.namespace, name: input.name },
+        actor: who.actor,
+        request: { name: input.name, owner: input.owner, entityRef: input.entityRef, spec: input.spec },
+        dryRun,
+      },
+      async () => {
+        const plan = await this.planCreate(who, input);
+        return { cluster: input.cluster, instance: await this.create(who, plan, dryRun) };
+      },
+    );
   }
 
   /** The size presets the cluster's DatabaseEngine offers for `engine`, read as the user. */
