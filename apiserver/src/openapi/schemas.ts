@@ -5,43 +5,21 @@
  * `@internal/plugin-databases-common` types by hand.
  */
 import {
-  DATABASE_ENGINE_KIND,
   DATABASE_INSTANCE_CONNECTION_KIND,
   DATABASE_INSTANCE_DIAGNOSIS_KIND,
   DATABASE_INSTANCE_KIND,
   DATABASE_PHASES,
-  DATABASES_API_GROUP,
-  DATABASES_API_VERSION,
 } from '@internal/plugin-databases-common';
-import { adapters, engineNames, topologyNames } from '../adapters/registry';
+import { engineNames } from '../adapters/registry';
+import { engineSchemas } from './engineSchemas';
 import { META_NAMES, metaSchemas, ref, refField } from './metaSchemas';
+import { API_VERSION, gvk, KIND, quantity, schemaName, str, TOPOLOGIES, topologiesPerEngine } from './schemaBuilders';
 import type { Schema } from './types';
 
-/** Every topology any engine offers; each engine supports a subset (see DatabaseEngine). */
-export const TOPOLOGIES: readonly string[] = topologyNames();
+export { schemaName } from './schemaBuilders';
 
-/** `mariadb standalone|replication|galera, ...`: what each served engine offers, from its adapter. */
-const topologiesPerEngine = adapters
-  .map(a => `${a.engine} ${(a.write?.topologies ?? a.kinds.flatMap(k => k.topologies)).join('|')}`)
-  .join(', ');
-
-/** Schema-name prefix: the group reversed, as Kubernetes' generator names definitions. */
-export const SCHEMA_PREFIX = `${DATABASES_API_GROUP.split('.').reverse().join('.')}.${DATABASES_API_VERSION}`;
-/** Full schema name of one of our types. */
-export const schemaName = (type: string) => `${SCHEMA_PREFIX}.${type}`;
-
-const gvk = (kind: string) => [{ group: DATABASES_API_GROUP, kind, version: DATABASES_API_VERSION }];
-const str = (description: string, extra: Schema = {}): Schema => ({ type: 'string', description, ...extra });
-const API_VERSION = str(
-  'APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values.',
-);
-const KIND = str(
-  'Kind is a string value representing the REST resource this object represents. In CamelCase.',
-);
-const quantity = (description: string) =>
-  str(`${description} A Kubernetes quantity, e.g. 500m, 1Gi.`);
-
-const own: Record<string, Schema> = {
+/** The DatabaseInstance schemas and its subresources' (connection, diagnosis). */
+const instanceSchemas: Record<string, Schema> = {
   [schemaName('ResourceList')]: {
     type: 'object',
     description: 'Amounts of compute resources.',
@@ -280,149 +258,7 @@ const own: Record<string, Schema> = {
     },
     'x-kubernetes-group-version-kind': gvk(DATABASE_INSTANCE_DIAGNOSIS_KIND),
   },
-  [schemaName('EngineKind')]: {
-    type: 'object',
-    description: 'One kind the operator serves.',
-    required: ['group', 'version', 'kind', 'plural', 'topologies'],
-    properties: {
-      group: str('API group of the kind.'),
-      version: str('API version of the kind.'),
-      kind: str('Kind name.'),
-      plural: str('Resource (plural) name.'),
-      topologies: { type: 'array', description: 'Topologies this kind provides.', items: { type: 'string', enum: [...TOPOLOGIES] } },
-    },
-  },
-  [schemaName('DatabaseEngineSpec')]: {
-    type: 'object',
-    description: 'What the engine offers through its operator.',
-    required: ['engine', 'operator', 'capabilityLevel', 'kinds', 'topologies', 'versions'],
-    properties: {
-      engine: str('Engine name.', { enum: engineNames() }),
-      operator: str('Upstream operator project.'),
-      capabilityLevel: { type: 'integer', format: 'int32', description: 'OperatorHub capability level, 1 (basic install) to 5 (auto pilot).' },
-      kinds: {
-        type: 'array',
-        description: 'Kinds the operator serves.',
-        items: { default: {}, allOf: [ref(schemaName('EngineKind'))] },
-      },
-      topologies: { type: 'array', description: 'Topologies offered.', items: { type: 'string', enum: [...TOPOLOGIES] } },
-      versions: { type: 'array', description: 'Engine versions offered.', items: { type: 'string' } },
-      defaults: {
-        type: 'object',
-        description: 'Spec defaults applied on create (a partial DatabaseInstanceSpec).',
-        'x-kubernetes-preserve-unknown-fields': true,
-      },
-      sizes: {
-        type: 'array',
-        description:
-          "Size presets offered in the portal, smallest first: by default small (the engine's defaults), medium and large; the platform team may replace them (--engine-config).",
-        items: { default: {}, allOf: [ref(schemaName('EngineSize'))] },
-      },
-      maxNameLength: {
-        type: 'integer',
-        format: 'int32',
-        description: "Longest instance name this engine allows: the operator derives object names from it (at most 63).",
-      },
-      pausable: {
-        type: 'boolean',
-        description: "Whether the operator has a documented way to pause an instance (spec.paused); false where spec.paused: true is refused.",
-      },
-      replicas: {
-        type: 'object',
-        description: 'Per topology offered: the replica counts it allows and the count a new instance gets.',
-        additionalProperties: { default: {}, allOf: [ref(schemaName('EngineReplicas'))] },
-      },
-    },
-  },
-  [schemaName('EngineSize')]: {
-    type: 'object',
-    description: 'A size preset: storage and compute resources per server, picked instead of typed.',
-    required: ['name', 'title', 'storage', 'resources'],
-    properties: {
-      name: str('Name of the preset, unique per engine, e.g. small.'),
-      title: str('What the portal shows, e.g. Small.'),
-      storage: refField(schemaName('StorageSpec'), 'Storage of each server (size only).'),
-      resources: refField(schemaName('ResourceRequirements'), 'CPU and memory of each server; requests always name both.'),
-    },
-  },
-  [schemaName('EngineReplicas')]: {
-    type: 'object',
-    description: 'The replica counts one topology allows.',
-    required: ['min', 'default', 'description'],
-    properties: {
-      min: { type: 'integer', format: 'int32', description: 'Fewest replicas.' },
-      max: { type: 'integer', format: 'int32', description: 'Most replicas; no upper bound when absent.' },
-      odd: { type: 'boolean', description: 'When true, only odd counts (quorum-based topologies).' },
-      default: { type: 'integer', format: 'int32', description: 'Replicas of a new instance that names none.' },
-      description: str('The rule in words: what the API answers for a count outside it.'),
-    },
-  },
-  [schemaName('CRDStatus')]: {
-    type: 'object',
-    description: 'Whether one CRD of the operator is served.',
-    required: ['kind', 'group', 'installed'],
-    properties: {
-      kind: str('Kind of the CRD.'),
-      group: str('API group of the CRD.'),
-      installed: { type: 'boolean', description: 'True when the cluster serves it.' },
-    },
-  },
-  [schemaName('DatabaseEngineStatus')]: {
-    type: 'object',
-    description: 'Observed state of the engine in this cluster.',
-    required: ['installed', 'instances', 'phases'],
-    properties: {
-      installed: { type: 'boolean', description: 'True when every primary CRD of the operator is served by the cluster.' },
-      crds: {
-        type: 'array',
-        description: 'Per kind: is its CRD served.',
-        items: { default: {}, allOf: [ref(schemaName('CRDStatus'))] },
-      },
-      instances: { type: 'integer', format: 'int32', description: 'Number of instances of this engine.' },
-      phases: {
-        type: 'object',
-        description: 'Number of instances per phase.',
-        additionalProperties: { type: 'integer', format: 'int32' },
-      },
-      conditions: {
-        type: 'array',
-        description: 'Conditions of the engine.',
-        items: { default: {}, allOf: [ref(META_NAMES.condition)] },
-        'x-kubernetes-list-map-keys': ['type'],
-        'x-kubernetes-list-type': 'map',
-      },
-    },
-  },
-  [schemaName(DATABASE_ENGINE_KIND)]: {
-    type: 'object',
-    description:
-      'DatabaseEngine describes one supported database operator: whether it is installed in this cluster (creationTimestamp: since when), the topologies, versions, sizes and replica counts it offers, and how many instances it has.',
-    properties: {
-      apiVersion: API_VERSION,
-      kind: KIND,
-      metadata: refField(META_NAMES.objectMeta, "Standard object's metadata. The name is the engine."),
-      spec: refField(schemaName('DatabaseEngineSpec'), 'What the engine offers.'),
-      status: refField(schemaName('DatabaseEngineStatus'), 'Observed state in this cluster.'),
-    },
-    'x-kubernetes-group-version-kind': gvk(DATABASE_ENGINE_KIND),
-  },
-  [schemaName(`${DATABASE_ENGINE_KIND}List`)]: {
-    type: 'object',
-    description: 'DatabaseEngineList is a list of DatabaseEngine.',
-    required: ['items'],
-    properties: {
-      apiVersion: API_VERSION,
-      items: {
-        type: 'array',
-        description: 'Items is the list of DatabaseEngine.',
-        items: { default: {}, allOf: [ref(schemaName(DATABASE_ENGINE_KIND))] },
-      },
-      kind: KIND,
-      metadata: refField(META_NAMES.listMeta, 'Standard list metadata.'),
-    },
-    'x-kubernetes-group-version-kind': gvk(`${DATABASE_ENGINE_KIND}List`),
-  },
 };
 
 /** Every schema of the documents: ours plus the meta.k8s.io ones they reference. */
-export const allSchemas: Record<string, Schema> = { ...own, ...metaSchemas };
+export const allSchemas: Record<string, Schema> = { ...instanceSchemas, ...engineSchemas, ...metaSchemas };
