@@ -12,7 +12,7 @@ export function memoryFigures(size: number, empty: MemoryUsage, full: MemoryUsag
   const perInstance = (a: number, b: number) => (b - a) / size / KiB;
   return [
     makeFigure('memory: RSS growth per instance', size, perInstance(empty.rss, full.rss), 'KiB', size >= 50_000 ? { op: '<=', value: 16 } : undefined,
-      `RSS ${(full.rss / MiB).toFixed(0)} MiB vs ${(empty.rss / MiB).toFixed(0)} MiB with no instance, after full GCs`),
+      `RSS ${(full.rss / MiB).toFixed(0)} MiB vs ${(empty.rss / MiB).toFixed(0)} MiB with no instance, after full GCs; per instance heapTotal ${perInstance(empty.heapTotal, full.heapTotal).toFixed(2)}, external ${perInstance(empty.external, full.external).toFixed(2)} KiB (of it array buffers ${perInstance(empty.arrayBuffers, full.arrayBuffers).toFixed(2)})`),
     makeFigure('memory: heap growth per instance', size, perInstance(empty.heapUsed, full.heapUsed), 'KiB', undefined,
       `heapUsed ${(full.heapUsed / MiB).toFixed(0)} MiB vs ${(empty.heapUsed / MiB).toFixed(0)} MiB`),
     makeFigure('memory: RSS', size, full.rss / MiB, 'MiB'),
