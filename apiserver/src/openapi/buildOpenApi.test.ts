@@ -85,19 +85,21 @@ describe('OpenAPI documents', () => {
     expect(new Set(actions)).toEqual(new Set(['get', 'list', 'post', 'put', 'patch', 'delete', 'deletecollection']));
   });
 
-  it('offers only the patch types implemented: no strategic merge patch, no apply', () => {
+  it('offers only the patch types implemented: server-side apply, no strategic merge patch', () => {
     const item = `${P}/namespaces/{namespace}/databaseinstances/{name}`;
-    expect(Object.keys(v3.paths[item].patch.requestBody.content).sort()).toEqual(['application/json-patch+json', 'application/merge-patch+json']);
-    expect([...v2.paths[item].patch.consumes].sort()).toEqual(['application/json-patch+json', 'application/merge-patch+json']);
+    const served = ['application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json'];
+    expect(Object.keys(v3.paths[item].patch.requestBody.content).sort()).toEqual(served);
+    expect([...v2.paths[item].patch.consumes].sort()).toEqual(served);
   });
 
-  it('declares dryRun, fieldManager and fieldValidation on writes (kubectl then validates on the server), and no force', () => {
+  it('declares dryRun, fieldManager and fieldValidation on writes (kubectl then validates on the server), force on patch only', () => {
     const single = v3.paths[`${P}/namespaces/{namespace}/databaseinstances/{name}`];
     const collection = v3.paths[`${P}/namespaces/{namespace}/databaseinstances`];
     for (const op of [single.put, single.patch, collection.post]) {
       const names = op.parameters.map((p: any) => p.name);
       expect(names).toEqual(expect.arrayContaining(['dryRun', 'fieldManager', 'fieldValidation']));
-      expect(names).not.toContain('force');
+      if (op === single.patch) expect(names).toContain('force');
+      else expect(names).not.toContain('force');
     }
     for (const op of [single.delete, collection.delete]) {
       expect(op.parameters.map((p: any) => p.name)).toEqual(expect.arrayContaining(['dryRun', 'propagationPolicy']));

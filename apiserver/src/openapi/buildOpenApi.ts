@@ -73,11 +73,11 @@ const LIST_PARAMS: Param[] = [
 const DRY_RUN = q('dryRun', 'string', 'When present, indicates that modifications should not be persisted. The only valid value is All: the request is fully processed (validation, policy, name checks) but nothing is written.');
 /**
  * Create/update/patch parameters. `fieldValidation` on PATCH makes kubectl leave unknown-field
- * checks to the server (contract §5.6). No `force`: server-side apply is not served.
+ * checks to the server (contract §5.6); `force` on PATCH only (server-side apply).
  */
 const WRITE_PARAMS: Param[] = [
   DRY_RUN,
-  q('fieldManager', 'string', 'fieldManager is a name associated with the actor or entity that is making these changes. At most 128 printable characters. Accepted but not recorded (no managedFields are kept).'),
+  q('fieldManager', 'string', 'fieldManager is a name associated with the actor or entity that is making these changes. At most 128 printable characters; required for apply patches. Recorded in metadata.managedFields (the product of the User-Agent when unset).'),
   q('fieldValidation', 'string', 'How unknown fields in the body are handled: Ignore drops them, Warn (the default) drops them with a Warning header per field, Strict refuses the request with 400.'),
 ];
 const DELETE_PARAMS: Param[] = [
@@ -86,8 +86,8 @@ const DELETE_PARAMS: Param[] = [
   q('orphanDependents', 'boolean', 'Deprecated: please use the PropagationPolicy.'),
   q('propagationPolicy', 'string', "Whether and how the operator object's dependents are garbage collected: Orphan, Background (the default) or Foreground."),
 ];
-/** Patch types served (no strategic merge patch, no apply: contract §5.4 rule 4). */
-const PATCH_CONTENT_TYPES = ['application/json-patch+json', 'application/merge-patch+json'];
+/** Patch types served (no strategic merge patch: contract §5.4 rule 4). */
+const PATCH_CONTENT_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml'];
 const OBJECT_CONTENT_TYPES = ['application/json', 'application/yaml'];
 
 const camel = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -181,10 +181,13 @@ function pathItems(resources: ServedResource[]): PathItem[] {
           method: 'patch',
           operationId: `patch${GROUP_ID}${scope}${d.kind}`,
           action: 'patch',
-          description: `partially update the specified ${d.kind} (JSON merge patch or JSON patch)`,
+          description: `partially update the specified ${d.kind} (JSON merge patch, JSON patch or server-side apply)`,
           responseSchema: schemaName(d.kind),
           alsoCodes: ['201'],
-          params: WRITE_PARAMS,
+          params: [
+            ...WRITE_PARAMS,
+            q('force', 'boolean', 'Force is going to "force" Apply requests. It means user will re-acquire conflicting fields owned by other people. Force flag must be unset for non-apply patch requests.'),
+          ],
           body: { schema: META_NAMES.patch, contentTypes: PATCH_CONTENT_TYPES },
         }),
       );

@@ -1,6 +1,7 @@
 import {
   ANNOTATION_KUBECTL_LAST_APPLIED,
   ANNOTATION_LAST_APPLIED,
+  ANNOTATION_MANAGED_FIELDS,
   ANNOTATION_READY_SPEC,
   DATABASE_INSTANCE_KIND,
   DATABASES_GROUP_VERSION,
@@ -12,6 +13,7 @@ import {
   type ObjectMeta,
 } from '@internal/plugin-databases-common';
 import type { KubeObject, SourceKind } from '../adapters/types';
+import { recordedManagedFields } from '../managedFields/recordedManagedFields';
 import { buildConditions, type UpstreamCondition } from './conditions';
 import type { PhaseFacts } from './facts';
 import { decidePhase } from './phaseTable';
@@ -65,7 +67,8 @@ function instanceAnnotations(
   if (
     !(ANNOTATION_LAST_APPLIED in annotations) &&
     !(ANNOTATION_KUBECTL_LAST_APPLIED in annotations) &&
-    !(ANNOTATION_READY_SPEC in annotations)
+    !(ANNOTATION_READY_SPEC in annotations) &&
+    !(ANNOTATION_MANAGED_FIELDS in annotations)
   )
     return annotations;
   const {
@@ -73,6 +76,8 @@ function instanceAnnotations(
     [ANNOTATION_KUBECTL_LAST_APPLIED]: _operatorObjects,
     // the apiserver's own record of the last Ready spec (ReadySpecRecorder): no client's to edit
     [ANNOTATION_READY_SPEC]: _readySpec,
+    // served as metadata.managedFields
+    [ANNOTATION_MANAGED_FIELDS]: _managedFields,
     ...rest
   } = annotations;
   const out =
@@ -132,9 +137,11 @@ export function toInstance(parts: InstanceParts): DatabaseInstance {
     if (value !== undefined) (metadata as Record<string, unknown>)[key] = value;
   }
   if (metadata.annotations) {
+    const managedFields = recordedManagedFields(metadata.annotations);
     const annotations = instanceAnnotations(metadata.annotations);
     if (annotations) metadata.annotations = annotations;
     else delete metadata.annotations;
+    if (managedFields) metadata.managedFields = managedFields;
   }
   const verdict = decidePhase(
     withVersionFact(withRecordedReady(facts, parts), parts),

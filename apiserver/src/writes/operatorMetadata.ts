@@ -2,6 +2,7 @@ import {
   ANNOTATION_DELETION_PROTECTION,
   ANNOTATION_KUBECTL_LAST_APPLIED,
   ANNOTATION_LAST_APPLIED,
+  ANNOTATION_MANAGED_FIELDS,
   ANNOTATION_READY_SPEC,
   ANNOTATION_REQUESTED_BY,
   type DatabaseInstance,
@@ -32,6 +33,8 @@ export function operatorMetadata(
   delete annotations[ANNOTATION_LAST_APPLIED];
   // a new object has never been Ready, whatever a client claims
   delete annotations[ANNOTATION_READY_SPEC];
+  // the apiserver's record, written after this (recordManagers)
+  delete annotations[ANNOTATION_MANAGED_FIELDS];
   const lastApplied = instance.metadata.annotations?.[ANNOTATION_KUBECTL_LAST_APPLIED];
   if (lastApplied !== undefined) annotations[ANNOTATION_LAST_APPLIED] = lastApplied;
   delete labels[LABEL_REQUESTED_BY];

@@ -51,6 +51,13 @@ export const ANNOTATION_LAST_APPLIED =
  * Never taken from a client; not served on the DatabaseInstance.
  */
 export const ANNOTATION_READY_SPEC = 'dbaas.platform.dev/ready-spec';
+/**
+ * The DatabaseInstance's `metadata.managedFields` (server-side apply's record of who set which
+ * field), kept on the operator object as JSON: the apiserver stores nothing itself, and an
+ * annotation survives restarts and is the same on every replica. Served back as
+ * `metadata.managedFields`, never as an annotation; only the apiserver writes it.
+ */
+export const ANNOTATION_MANAGED_FIELDS = 'dbaas.platform.dev/managed-fields';
 /** Kind of the object the `connection` subresource returns. */
 export const DATABASE_INSTANCE_CONNECTION_KIND = 'DatabaseInstanceConnection';
 /** Name of the subresource serving connection details (its own RBAC permission). */

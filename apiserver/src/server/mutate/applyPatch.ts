@@ -4,8 +4,11 @@ import { mediaTypeOf } from './decodeInstance';
 import { applyJsonPatch, JsonPatchError, type JsonPatchOperation } from './jsonPatch';
 import { applyMergePatch } from './mergePatch';
 
-/** Patch types served. Server-side apply and strategic merge patch are not (contract §6.8, §6.9). */
-export const PATCH_MEDIA_TYPES = ['application/json-patch+json', 'application/merge-patch+json'];
+/** Server-side apply's patch type (kubectl, client-go and controller-runtime send it, JSON or YAML). */
+export const APPLY_PATCH_TYPE = 'application/apply-patch+yaml';
+
+/** Patch types served (contract §6.8, §6.9); strategic merge patch is not (no CRD has it either). */
+export const PATCH_MEDIA_TYPES = ['application/json-patch+json', 'application/merge-patch+json', APPLY_PATCH_TYPE];
 
 /** kube-apiserver's cap on the number of JSON patch operations. */
 const MAX_JSON_PATCH_OPERATIONS = 10_000;
@@ -21,7 +24,7 @@ export type ParsedPatch =
  */
 export function parsePatch(body: Buffer | undefined, contentType: string | undefined): ParsedPatch {
   const type = mediaTypeOf(contentType);
-  if (!PATCH_MEDIA_TYPES.includes(type)) throw unsupportedMediaType(PATCH_MEDIA_TYPES);
+  if (!PATCH_MEDIA_TYPES.includes(type) || type === APPLY_PATCH_TYPE) throw unsupportedMediaType(PATCH_MEDIA_TYPES);
   const text = body?.toString('utf8') ?? '';
   if (jsonTextDepth(text) > MAX_NESTING_DEPTH) throw tooDeep('error decoding patch');
   let patch: unknown;

@@ -7,16 +7,18 @@ import {
 } from '@internal/plugin-databases-common';
 import type { KubeObject, SourceKind } from '../../adapters/types';
 import { SECRETS } from '../../kube/KubeWriter';
+import { managedTime, managerName, recordManagers, recordUpdate, type Manager } from '../../managedFields';
 import { prepareCreate } from '../../writes/validateSpec';
 import { validateInstanceName } from '../../writes/validateName';
 import type { HandlerContext } from '../readHandlers';
 import { badRequest, invalid, StatusError } from '../StatusError';
-import { decodeInstance, parseObjectBody } from './decodeInstance';
+import { decodeInstance, parseObjectBody, type DecodedInstance } from './decodeInstance';
 import { projectObject, rvAtLeast, sendObject, waitForCache } from './respondInstance';
 import { alreadyExists, toWriteError } from './toWriteError';
+import { withoutSystemKeys } from './instanceMetadata';
 import { validateMetadata } from './validateMetadata';
 import type { WriteDeps } from './WriteDeps';
-import { parseWriteOptions } from './writeOptions';
+import { parseWriteOptions, type WriteOptions } from './writeOptions';
 
 /** Characters kube-apiserver appends to a generateName (no vowels, no look-alikes). */
 const GENERATE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
@@ -46,7 +48,23 @@ function nameHolder(deps: WriteDeps, namespace: string, name: string): string | 
 export async function createInstance(ctx: HandlerContext, deps: WriteDeps): Promise<void> {
   const options = parseWriteOptions(ctx.query, 'CreateOptions');
   const raw = parseObjectBody(ctx.body, ctx.req.headers['content-type']);
-  const { instance: decoded, warnings } = decodeInstance(raw, options.fieldValidation);
+  const manager = managerName(options.fieldManager, ctx.req.headers['user-agent']);
+  await createFrom(ctx, deps, options, decodeInstance(raw, options.fieldValidation), (request, now) =>
+    recordUpdate(undefined, { ...request, metadata: withoutSystemKeys(request.metadata) }, [], manager, now),
+  );
+}
+
+/** Who owns the fields of a new instance: its creator (an Update), or the applier (an Apply). */
+export type CreateOwnership = (request: DatabaseInstance, now: string) => Manager[];
+
+/** The create path shared by POST and a server-side apply of an instance that does not exist. */
+export async function createFrom(
+  ctx: HandlerContext,
+  deps: WriteDeps,
+  options: WriteOptions,
+  { instance: decoded, warnings }: DecodedInstance,
+  ownership: CreateOwnership,
+): Promise<void> {
   const namespace = ctx.info.namespace;
   const meta = decoded.metadata;
   if (meta.namespace && meta.namespace !== namespace) {
@@ -96,7 +114,7 @@ export async function createInstance(ctx: HandlerContext, deps: WriteDeps): Prom
   if (holder) throw alreadyExists(name, holder);
 
   const kind = write.kindFor(instance.spec.topology!);
-  const object = write.toOperatorObject(instance, { requestedBy: user.username || undefined });
+  const object = recordManagers(write.toOperatorObject(instance, { requestedBy: user.username || undefined }), ownership(request, managedTime()));
   // created paused: the operator is told before it ever acts (prepareCreate refused it where it cannot)
   if (instance.spec.paused === true) write.pause?.set(object, true);
   const source = { adapter, kind };

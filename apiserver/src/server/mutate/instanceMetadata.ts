@@ -2,6 +2,7 @@ import {
   ANNOTATION_DELETION_PROTECTION,
   ANNOTATION_KUBECTL_LAST_APPLIED,
   ANNOTATION_LAST_APPLIED,
+  ANNOTATION_MANAGED_FIELDS,
   ANNOTATION_READY_SPEC,
   ANNOTATION_REQUESTED_BY,
   LABEL_MANAGED_BY,
@@ -15,7 +16,8 @@ import type { KubeObject } from '../../adapters/types';
  * set by the apiserver at create, deletion protection follows `spec.deletionProtection`,
  * and kubectl's last-applied copy describes the DatabaseInstance, not the operator object
  * (it is kept under our own key, see ANNOTATION_LAST_APPLIED); the last Ready spec is the
- * apiserver's own record (ANNOTATION_READY_SPEC).
+ * apiserver's own record (ANNOTATION_READY_SPEC), as are the managed fields
+ * (ANNOTATION_MANAGED_FIELDS, written from `metadata.managedFields`).
  */
 const SYSTEM_KEYS = new Set([
   LABEL_REQUESTED_BY,
@@ -25,7 +27,36 @@ const SYSTEM_KEYS = new Set([
   ANNOTATION_KUBECTL_LAST_APPLIED,
   ANNOTATION_LAST_APPLIED,
   ANNOTATION_READY_SPEC,
+  ANNOTATION_MANAGED_FIELDS,
 ]);
+
+/** What a client's labels or annotations can change: every key but the system ones (kubectl's copy is kept under ours). */
+const writable = (key: string) => !SYSTEM_KEYS.has(key) || key === ANNOTATION_KUBECTL_LAST_APPLIED;
+
+function withServedSystemKeys(after: Record<string, string> | undefined, before: Record<string, string> | undefined) {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(after ?? {})) if (writable(key)) out[key] = value;
+  for (const [key, value] of Object.entries(before ?? {})) if (!writable(key)) out[key] = value;
+  return Object.keys(out).length ? out : undefined;
+}
+
+/**
+ * `after` with the system keys as `before` has them: the metadata a write can actually give
+ * an instance, so a key the apiserver ignores is never recorded as a client's field.
+ */
+export function effectiveMetadata(after: ObjectMeta, before: ObjectMeta): ObjectMeta {
+  const out: ObjectMeta = { ...after };
+  const labels = withServedSystemKeys(after.labels, before.labels);
+  const annotations = withServedSystemKeys(after.annotations, before.annotations);
+  if (labels) out.labels = labels;
+  else delete out.labels;
+  if (annotations) out.annotations = annotations;
+  else delete out.annotations;
+  return out;
+}
+
+/** `meta` without the keys no client can set: what an applied config or a create asks for. */
+export const withoutSystemKeys = (meta: ObjectMeta): ObjectMeta => effectiveMetadata(meta, {});
 
 function applyMapChanges(
   target: Record<string, string> | undefined,

@@ -1,6 +1,6 @@
 /* eslint-disable jest/expect-expect -- expectStatus() asserts */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { ANNOTATION_DELETION_PROTECTION, LABEL_BACKSTAGE_KUBERNETES_ID, LABEL_REQUESTED_BY } from '@internal/plugin-databases-common';
+import { ANNOTATION_DELETION_PROTECTION, ANNOTATION_MANAGED_FIELDS, LABEL_BACKSTAGE_KUBERNETES_ID, LABEL_REQUESTED_BY } from '@internal/plugin-databases-common';
 import { KubeHttpError } from '../../kube/kubeRequest';
 import { causeFields, expectStatus } from '../__testutils__/expectStatus';
 import { startTestServer, type TestServer } from '../__testutils__/testServer';
@@ -144,13 +144,17 @@ describe('PUT and PATCH databaseinstances (update)', () => {
     expect(res.status).toBe(200);
     const sent = (t.writer.writes()[0].body as any).metadata;
     expect(sent.labels).toEqual({ team: 'payments', [LABEL_BACKSTAGE_KUBERNETES_ID]: null });
-    expect(sent.annotations).toEqual({ note: 'x' });
+    // the client's annotation, and the record of who set it (managedFields)
+    expect(sent.annotations).toEqual({ note: 'x', [ANNOTATION_MANAGED_FIELDS]: expect.any(String) });
+    expect(JSON.parse(sent.annotations[ANNOTATION_MANAGED_FIELDS])[0].fieldsV1).toEqual({
+      'f:metadata': { 'f:annotations': { 'f:note': {} }, 'f:labels': { 'f:team': {} } },
+    });
     expect(res.json().metadata.labels[LABEL_REQUESTED_BY]).toBe('someone');
   });
 
   it('sets and clears deletion protection through the spec', async () => {
     expect((await patch({ spec: { deletionProtection: true } })).json().spec.deletionProtection).toBe(true);
-    expect((t.writer.writes()[0].body as any).metadata.annotations).toEqual({ [ANNOTATION_DELETION_PROTECTION]: 'true' });
+    expect((t.writer.writes()[0].body as any).metadata.annotations).toEqual({ [ANNOTATION_DELETION_PROTECTION]: 'true', [ANNOTATION_MANAGED_FIELDS]: expect.any(String) });
     expect((await patch({ spec: { deletionProtection: false } })).json().spec.deletionProtection).not.toBe(true);
   });
 
@@ -186,14 +190,14 @@ describe('PUT and PATCH databaseinstances (update)', () => {
 
   it.each([
     ['application/strategic-merge-patch+json'],
-    ['application/apply-patch+yaml'],
+    ['application/apply-patch+cbor'],
     ['text/plain'],
   ])('answers %s with 415 listing the patch types served', async contentType => {
     expectStatus(
       await patch({ spec: { replicas: 4 } }, contentType),
       415,
       'UnsupportedMediaType',
-      'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json',
+      'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
     );
   });
 
@@ -269,7 +273,8 @@ describe('PUT and PATCH databaseinstances (update)', () => {
     // the write went to the object as it is now, record kept
     const write = t.writer.writes().find(c => c.verb === 'mergePatch') as any;
     expect(write.body.metadata).toMatchObject({ resourceVersion: objectRv });
-    expect(write.body.metadata.annotations).toBeUndefined();
+    // nothing but the record of who changed the replicas
+    expect(Object.keys(write.body.metadata.annotations ?? {})).toEqual([ANNOTATION_MANAGED_FIELDS]);
     // an older resourceVersion than the one served is still stale
     const stale = await patch({ metadata: { resourceVersion: '1' }, spec: { replicas: 7 } });
     expectStatus(stale, 409, 'Conflict', conflictMessage(name));

@@ -1,56 +1,28 @@
-import {
-  DATABASE_INSTANCE_KIND,
-  DATABASE_INSTANCE_PLURAL,
-  DATABASES_API_GROUP,
-  type DatabaseInstance,
-} from '@internal/plugin-databases-common';
-import type { KubeObject } from '../../adapters/types';
-import { rvToBigInt } from '../../cache/resourceVersion';
-import { invalid as invalidCause } from '../../writes/FieldCause';
-import { prepareUpdate } from '../../writes/validateSpec';
 import type { HandlerContext } from '../readHandlers';
-import { badRequest, invalid, notFound } from '../StatusError';
-import { applyParsedPatch, parsePatch } from './applyPatch';
-import { decodeInstance, parseObjectBody } from './decodeInstance';
-import { applyMetadataChanges } from './instanceMetadata';
-import { createMergePatch } from './mergePatch';
-import { awaitRecentCreate, projectObject, rvAtLeast, sendObject, waitForCache } from './respondInstance';
-import { conflict, preconditionFailed, toWriteError } from './toWriteError';
-import { validateMetadata } from './validateMetadata';
+import { applyInstance } from './applyInstance';
+import { applyParsedPatch, APPLY_PATCH_TYPE, parsePatch } from './applyPatch';
+import { mediaTypeOf, parseObjectBody } from './decodeInstance';
+import { runUpdate } from './runUpdate';
 import type { WriteDeps } from './WriteDeps';
-import { parseWriteOptions, type WriteOptions } from './writeOptions';
-
-/** Bound on the tries of one update, status-only conflicts included (kube-apiserver: 5 counted). */
-const MAX_TRIES = 20;
-/** Re-runs start only this long after the request came in: an update never hangs on retries. */
-const RETRY_BUDGET_MS = 10_000;
-
-/** True when two versions of an operator object differ in nothing but status and bookkeeping. */
-function onlyStatusChanged(before: KubeObject, after: KubeObject): boolean {
-  const strip = (o: KubeObject) => {
-    const { status: _s, metadata, ...rest } = o as KubeObject & { status?: unknown };
-    const { resourceVersion: _rv, managedFields: _mf, generation: _g, ...meta } = metadata ?? {};
-    return JSON.stringify({ ...rest, metadata: meta });
-  };
-  return strip(before) === strip(after);
-}
-
-/** Turns the instance as served now into the object the client wants (PUT body, patched JSON). */
-type Desired = (current: DatabaseInstance) => unknown;
+import { parseWriteOptions } from './writeOptions';
 
 /** PUT .../databaseinstances/{name} (contract §6.7). */
 export async function updateInstance(ctx: HandlerContext, deps: WriteDeps): Promise<void> {
   const options = parseWriteOptions(ctx.query, 'UpdateOptions');
   const body = parseObjectBody(ctx.body, ctx.req.headers['content-type']);
-  await runUpdate(ctx, deps, options, () => body);
+  await runUpdate(ctx, deps, options, () => ({ object: body }));
 }
 
-/** PATCH .../databaseinstances/{name} with a JSON merge patch or a JSON patch (contract §6.8). */
+/** PATCH .../databaseinstances/{name} with a JSON merge patch, a JSON patch (contract §6.8) or an apply. */
 export async function patchInstance(ctx: HandlerContext, deps: WriteDeps): Promise<void> {
+  if (mediaTypeOf(ctx.req.headers['content-type']) === APPLY_PATCH_TYPE) {
+    await applyInstance(ctx, deps);
+    return;
+  }
   const parsed = parsePatch(ctx.body, ctx.req.headers['content-type']);
   const options = parseWriteOptions(ctx.query, 'PatchOptions');
   // patch the JSON clients see, status included, so `test` ops on any field work
-  await runUpdate(ctx, deps, options, current => applyParsedPatch(JSON.parse(JSON.stringify(current)), parsed), patchPinsResourceVersion(parsed));
+  await runUpdate(ctx, deps, options, current => ({ object: applyParsedPatch(JSON.parse(JSON.stringify(current)), parsed) }), patchPinsResourceVersion(parsed));
 }
 
 /**
@@ -67,112 +39,3 @@ function patchPinsResourceVersion(parsed: ReturnType<typeof parsePatch>): boolea
   return parsed.patch.some(op => op?.path === '/metadata/resourceVersion' && (op.op === 'add' || op.op === 'replace' || op.op === 'test'));
 }
 
-/**
- * The update path shared by PUT and PATCH: immutable name/namespace/uid, optimistic
- * concurrency, validation (422), what the operator cannot do (422 naming the field), policy
- * (403), then a merge patch of the operator object conditioned on its resourceVersion.
- *
- * Staleness: a client's `metadata.resourceVersion` is stale when the operator object changed
- * after it (its resourceVersion is newer) — served resourceVersions can be raised by related
- * objects and the cache, so equality would refuse fresh requests. An empty resourceVersion, or a
- * patch that does not set one (`pinned` false), updates unconditionally. When kube-apiserver
- * reports a conflict the client could not have
- * seen (our cache was behind), the update is re-run on the newer object, as kube-apiserver
- * does for patches; a client-pinned resourceVersion then yields the 409.
- */
-async function runUpdate(ctx: HandlerContext, deps: WriteDeps, options: WriteOptions, desiredOf: Desired, pinned = true): Promise<void> {
-  const namespace = ctx.info.namespace;
-  const name = ctx.pathName;
-  const user = ctx.user ?? { username: '', groups: [] };
-  await deps.locks.run(`${namespace}/${name}`, async () => {
-    const retryUntil = Date.now() + RETRY_BUDGET_MS;
-    await awaitRecentCreate(deps, namespace, name);
-    // conflicts that only an operator's status write caused are retried without counting: under
-    // a busy operator (a status per reconcile) a few counted attempts are not enough
-    let attempt = 1;
-    for (let tries = 1; ; tries++) {
-      const current = deps.store.get(namespace, name);
-      const source = deps.store.source(namespace, name);
-      if (!current || !source) throw notFound(DATABASE_INSTANCE_PLURAL, name);
-      const { instance: desired, warnings } = decodeInstance(desiredOf(current), options.fieldValidation);
-      const meta = desired.metadata;
-      if (meta.name && meta.name !== name) {
-        throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
-      }
-      if (meta.namespace && meta.namespace !== namespace) {
-        throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
-      }
-      const uid = current.metadata.uid ?? '';
-      if (meta.uid && meta.uid !== uid) throw preconditionFailed(name, 'UID', meta.uid, uid);
-      const sourceRv = source.object.metadata?.resourceVersion;
-      const rv = pinned ? meta.resourceVersion : undefined;
-      if (rv) {
-        if (!/^\d+$/.test(rv)) {
-          throw invalid(DATABASE_INSTANCE_KIND, DATABASES_API_GROUP, name, [
-            invalidCause('metadata.resourceVersion', rv, 'must be a resourceVersion this server returned'),
-          ]);
-        }
-        // the served RV stays put when only the apiserver's own record of the Ready spec changed
-        // (ReadySpecRecorder): a client holding it, built from the current object, has seen
-        // everything a client can see
-        const unserved =
-          deps.store.builtFromRv?.(namespace, name) === sourceRv &&
-          rvToBigInt(rv) >= rvToBigInt(current.metadata.resourceVersion);
-        if (rvToBigInt(rv) < rvToBigInt(sourceRv) && !unserved) throw conflict(name);
-      }
-
-      const prepared = prepareUpdate(source.object, desired.spec, current.spec, deps.adapters, deps.validation);
-      const causes = [...validateMetadata(meta), ...('causes' in prepared ? prepared.causes : [])];
-      if (causes.length || 'causes' in prepared) throw invalid(DATABASE_INSTANCE_KIND, DATABASES_API_GROUP, name, causes);
-
-      const refusal = await deps.policy.check({
-        namespace,
-        name,
-        spec: prepared.spec,
-        previousSpec: current.spec,
-        user,
-        current: deps.store.list(namespace),
-      });
-      if (refusal) throw refusal;
-
-      const object = applyMetadataChanges(prepared.object, current.metadata, meta);
-      const patch = createMergePatch(source.object, object);
-      if (Object.keys(patch).length === 0) {
-        // no-op: no write, no new resourceVersion, no watch event
-        sendObject(ctx.res, ctx.req.headers.accept, 200, current, warnings);
-        return;
-      }
-      if (options.dryRun) {
-        // what the client will see next: with the related objects and the rollout memory, so a
-        // scale of a Ready instance previews as Updating, not as Degraded for its missing members
-        const wouldBe = deps.store.preview?.(namespace, name, object) ?? projectObject(source, object, name);
-        wouldBe.metadata.resourceVersion = current.metadata.resourceVersion;
-        // as kube-apiserver's dry run: the generation the write would give the operator object
-        if ('spec' in patch && current.metadata.generation !== undefined) wouldBe.metadata.generation = current.metadata.generation + 1;
-        sendObject(ctx.res, ctx.req.headers.accept, 200, wouldBe, warnings);
-        return;
-      }
-      const sourceName = source.object.metadata?.name ?? name;
-      patch.metadata = { ...(patch.metadata as object), resourceVersion: sourceRv };
-      let updated;
-      try {
-        updated = await deps.writer.mergePatch(source.kind, namespace, sourceName, patch);
-      } catch (err) {
-        const status = toWriteError(err, { verb: 'patch', name, namespace, type: source.kind });
-        if (status.code === 409 && attempt < deps.updateAttempts && tries < MAX_TRIES && Date.now() < retryUntil) {
-          await waitForCache(deps, () => deps.store.source(namespace, name)?.object.metadata?.resourceVersion !== sourceRv);
-          const newer = deps.store.source(namespace, name)?.object;
-          if (!newer || !onlyStatusChanged(source.object, newer)) attempt++;
-          continue;
-        }
-        throw status.code === 409 ? conflict(name) : status;
-      }
-      const updatedRv = updated.metadata?.resourceVersion;
-      // the served instance, not the source object: the cache re-projects after the informer has it
-      const seen = await waitForCache(deps, () => rvAtLeast(deps.store.get(namespace, name)?.metadata.resourceVersion, updatedRv));
-      const answer = (seen && deps.store.get(namespace, name)) || projectObject(source, updated, name);
-      sendObject(ctx.res, ctx.req.headers.accept, 200, answer, warnings);
-      return;
-    }
-  });
-}

@@ -8,8 +8,10 @@ export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 export interface WriteOptions {
   dryRun: boolean;
   fieldValidation: FieldValidation;
-  /** Accepted and validated; not recorded (no managedFields are kept, no server-side apply). */
+  /** Who makes the change, as recorded in managedFields (the User-Agent's product when unset). */
   fieldManager?: string;
+  /** Server-side apply only: take over the fields other managers own. */
+  force: boolean;
 }
 
 const FIELD_VALIDATIONS = ['', 'Ignore', 'Strict', 'Warn'];
@@ -28,12 +30,13 @@ export function dryRunCauses(values: string[]): StatusCause[] {
 /**
  * Parses the write query parameters of `kind` (`CreateOptions`, `UpdateOptions`,
  * `PatchOptions`): bad values are a 422 naming the parameter, as apimachinery's
- * ValidateCreateOptions and friends answer. `force` belongs to server-side apply, which is
- * not served, so it is refused on every patch.
+ * ValidateCreateOptions and friends answer. `force` belongs to server-side apply (`apply`):
+ * refused on every other patch; an apply must name its `fieldManager`.
  */
 export function parseWriteOptions(
   query: URLSearchParams,
   kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions',
+  apply = false,
 ): WriteOptions {
   const causes: StatusCause[] = [];
   const dryRun = query.getAll('dryRun');
@@ -54,13 +57,19 @@ export function parseWriteOptions(
       });
     }
   }
-  if (kind === 'PatchOptions' && queryBool(query, 'force') !== undefined) {
+  const force = queryBool(query, 'force');
+  if (kind === 'PatchOptions' && !apply && force !== undefined) {
     causes.push({ reason: 'FieldValueForbidden', field: 'force', message: 'Forbidden: may not be specified for non-apply patch' });
+  }
+  if (apply && !fieldManager) {
+    // kubectl defaults it to "kubectl"; controllers must set it
+    causes.push({ reason: 'FieldValueRequired', field: 'fieldManager', message: 'Required value: is required for apply patch' });
   }
   if (causes.length) throw invalid(kind, 'meta.k8s.io', '', causes);
   return {
     dryRun: dryRun.length > 0,
     fieldValidation: (fieldValidation || 'Warn') as FieldValidation,
+    force: apply && force === true,
     ...(fieldManager !== undefined ? { fieldManager } : {}),
   };
 }
