@@ -135,3 +135,14 @@ describe('managedFields encoding', () => {
     expect(entries.map(e => e.manager)).toContain('ancient-changes');
   });
 });
+
+describe('applyConfiguration after a client-side apply record was handed to kubectl', () => {
+  it('keeps the maps the migrated record owns while the config still sets fields below them', () => {
+    const live = instance({ engine: 'mariadb', topology: 'replication', replicas: 2 }, { tier: 'gold' });
+    // what csaupgrade makes of kubectl-client-side-apply's Update record: an Apply record owning maps too
+    const migrated = recordUpdate(undefined, live, [], 'kubectl', T1).map(m => ({ ...m, operation: 'Apply' as const }));
+    const out = applied(applyConfiguration(live, instance({ engine: 'mariadb', topology: 'replication', replicas: 3 }), migrated, 'kubectl', false, T2));
+    expect(out.object.spec).toEqual({ engine: 'mariadb', topology: 'replication', replicas: 3 });
+    expect((out.object.metadata as any)?.labels ?? {}).toEqual({});
+  });
+});

@@ -5,10 +5,12 @@ import {
   intersection,
   isEmptyComparison,
   isJsonObject,
+  joinPath,
   jsonEqual,
   leafPaths,
   mergeConfig,
   removePath,
+  splitPath,
   trackedPart,
   union,
   type FieldPath,
@@ -56,6 +58,18 @@ export function recordUpdate(before: unknown, after: unknown, managers: readonly
   if (changed.size) out.push({ ...self, apiVersion: DATABASES_GROUP_VERSION, time: now, fields: union(kept, changed) });
   else if (previous) out.push({ ...previous, fields: kept });
   return out.filter(m => m.fields.size > 0);
+}
+
+/** Every path of the sets and every map above one. */
+function withAncestors(sets: FieldSet[]): FieldSet {
+  const out: FieldSet = new Set();
+  for (const set of sets) {
+    for (const path of set) {
+      const segments = splitPath(path);
+      for (let i = 1; i <= segments.length; i++) out.add(joinPath(segments.slice(0, i)));
+    }
+  }
+  return out;
 }
 
 /** The outcome of an apply: the object and managers to write, or the conflicts refusing it. */
@@ -108,8 +122,11 @@ export function applyConfiguration(
   const applied = leafPaths(config);
 
   let merged = mergeConfig(live, config);
+  // a field is kept while anyone (this config included) owns it or something below it: a
+  // migrated client-side apply record owns the `spec` map itself, which must not take the spec
+  const kept = withAncestors([applied, ...others.map(m => m.fields)]);
   for (const path of previous ? difference(previous.fields, applied) : []) {
-    if (!others.some(m => m.fields.has(path))) merged = removePath(merged, path);
+    if (!kept.has(path)) merged = removePath(merged, path);
   }
   const { cmp, changed } = changedFields(live, merged);
   let conflicts = others.flatMap(m => [...intersection(m.fields, changed)].map(path => ({ manager: m, path })));
