@@ -824,6 +824,52 @@ if (choice.kind === 'skip') {
         STEP,
       );
 
+      it.each(ENGINE_CASES)(
+        '$engine: server-side apply creates, a second apply of the same file writes nothing, a second manager conflicts until forced',
+        async c => {
+          const name = `conf-ssa-${c.engine}`;
+          const config = (team: string) =>
+            JSON.stringify({
+              apiVersion: `${GROUP}/${VERSION}`,
+              kind: 'DatabaseInstance',
+              metadata: { name, namespace: ns, labels: { team } },
+              spec: { engine: c.engine },
+            });
+          const applied = await kubectl.run(['apply', '--server-side', '-f', '-'], config('a'));
+          expect(applied.stderr).toBe('');
+          expect(applied.stdout.trim()).toBe(`databaseinstance.${GROUP}/${name} serverside-applied`);
+          const first = await kubectl.json(['get', 'dbi', name, '-n', ns, '--show-managed-fields']);
+          expect(first.metadata.managedFields).toEqual([
+            expect.objectContaining({
+              manager: 'kubectl',
+              operation: 'Apply',
+              fieldsType: 'FieldsV1',
+              fieldsV1: { 'f:metadata': { 'f:labels': { 'f:team': {} } }, 'f:spec': { 'f:engine': {} } },
+            }),
+          ]);
+          // kept where it survives restarts and replicas: on the operator object
+          const source = first.status.source;
+          const operatorObject = () =>
+            kubectl.json(['get', `${source.kind.toLowerCase()}.${source.apiVersion.split('/')[0]}`, name, '-n', ns]);
+          const before = await operatorObject();
+          expect(JSON.parse(before.metadata.annotations['dbaas.platform.dev/managed-fields'])).toEqual(first.metadata.managedFields);
+
+          await kubectl.ok(['apply', '--server-side', '-f', '-'], config('a'));
+          expect((await operatorObject()).metadata.resourceVersion).toBe(before.metadata.resourceVersion);
+
+          const refused = await kubectl.run(['apply', '--server-side', '--field-manager=team-b', '-f', '-'], config('b'));
+          expect(refused.code).not.toBe(0);
+          expect(refused.stderr).toContain('Apply failed with 1 conflict: conflict with "kubectl": .metadata.labels.team');
+          const forced = await kubectl.run(['apply', '--server-side', '--field-manager=team-b', '--force-conflicts', '-f', '-'], config('b'));
+          expect(forced.stderr).toBe('');
+          const after = await kubectl.json(['get', 'dbi', name, '-n', ns, '--show-managed-fields']);
+          expect(after.metadata.labels.team).toBe('b');
+          expect(after.metadata.managedFields.map((e: any) => e.manager).sort()).toEqual(['kubectl', 'team-b']);
+          await kubectl.ok(['delete', 'dbi', name, '-n', ns, '--timeout=30s']);
+        },
+        STEP,
+      );
+
       // The operator's CRD prunes what its schema lacks: a resize written to a field the CRD does
       // not have is accepted and silently lost. Reading the instance back is what shows it.
       it.each(ENGINE_CASES)(
