@@ -7,7 +7,9 @@ import { backstageFigures } from './figures/backstageFigures';
 import { eventFigures } from './figures/eventFigures';
 import { frontendFigures } from './figures/frontendFigures';
 import { listFigures } from './figures/listFigures';
+import { applyFigures } from './figures/applyFigures';
 import { memoryFigures } from './figures/memoryFigures';
+import { warmLists } from './figures/warmLists';
 import { slowWatcherFigures } from './figures/slowWatcherFigures';
 import { startupFigures } from './figures/startupFigures';
 import { watchFigures } from './figures/watchFigures';
@@ -36,22 +38,11 @@ const GROUP_RUNNERS: Partial<Record<Group, FigureGroup>> = {
   'slow-watcher': slowWatcherFigures,
   events: eventFigures,
   writes: writeFigures,
+  apply: applyFigures,
 };
 
 /** Backstage and browser figures run up to this size (the issue sets their targets at 10,000). */
 const BACKSTAGE_MAX_SIZE = 10_000;
-
-/** Serves every list format once, so the measured memory includes pre-encoded bodies. */
-async function warmLists(cluster: BenchCluster, apiserver: ApiserverProcess) {
-  const client = cluster.apiserverClient(apiserver.port);
-  try {
-    for (const accept of ['application/json', 'application/json;as=Table;v=v1;g=meta.k8s.io']) {
-      await client.get('/apis/dbaas.platform.dev/v1alpha1/databaseinstances', { headers: { Accept: accept } });
-    }
-  } finally {
-    client.close();
-  }
-}
 
 /** Memory of an apiserver over an emulator without instances: what per-instance growth is measured from. */
 async function emptyMemory(out: BenchOutput): Promise<MemoryUsage> {

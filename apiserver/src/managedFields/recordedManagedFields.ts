@@ -7,9 +7,26 @@ import { decodeManagedFields, encodeManagedFields, isResetManagedFields, type Ma
  * ANNOTATION_MANAGED_FIELDS), read back into `metadata.managedFields` by the projection.
  */
 
+/**
+ * `metadata.managedFields` of a served instance: the record's JSON, parsed only when the
+ * instance is encoded (JSON.stringify calls toJSON). Every instance a store holds keeps one
+ * string instead of its entries as objects, which cost three times as much (`yarn bench`,
+ * apply group).
+ */
+class RecordedManagedFields {
+  constructor(private readonly json: string) {}
+
+  toJSON(): unknown {
+    return JSON.parse(this.json);
+  }
+}
+
+/** The entries of a `managedFields` value, whether a client's array or a served record. */
+const entriesOf = (value: unknown): unknown => (value instanceof RecordedManagedFields ? value.toJSON() : value);
+
 /** The managers of an instance as served (its own record: trusted, empty when it has none). */
 export const servedManagers = (metadata: ObjectMeta | undefined): Manager[] =>
-  decodeManagedFields(metadata?.managedFields ?? []) ?? [];
+  decodeManagedFields(entriesOf(metadata?.managedFields) ?? []) ?? [];
 
 /**
  * The managers an update starts from, as kube-apiserver decides them: `[{}]` clears them, a
@@ -40,10 +57,10 @@ export function recordedManagedFields(annotations: Record<string, string> | unde
   const raw = annotations?.[ANNOTATION_MANAGED_FIELDS];
   if (!raw) return undefined;
   try {
-    const parsed = JSON.parse(raw);
-    // someone edited the operator object's record by hand: serve what still decodes, or nothing
-    return Array.isArray(parsed) && decodeManagedFields(parsed) ? parsed : undefined;
+    // someone edited the operator object's record by hand: serve it only if it still decodes
+    if (!decodeManagedFields(JSON.parse(raw))) return undefined;
   } catch {
     return undefined;
   }
+  return new RecordedManagedFields(raw) as unknown as ObjectMeta['managedFields'];
 }

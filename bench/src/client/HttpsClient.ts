@@ -91,7 +91,8 @@ export class HttpsClient {
       ...(this.options.compression === false ? {} : { 'accept-encoding': 'gzip' }),
       ...this.options.headers,
       ...extra.headers,
-      ...(payload ? { 'content-type': 'application/json', 'content-length': String(payload.length) } : {}),
+      // a server-side apply says so (application/apply-patch+yaml; its JSON body is YAML)
+      ...(payload ? { 'content-type': extra.headers?.['content-type'] ?? 'application/json', 'content-length': String(payload.length) } : {}),
     };
     const session = await this.http2Session();
     const started = performance.now();

@@ -95,7 +95,8 @@ export async function applyInstance(ctx: HandlerContext, deps: WriteDeps): Promi
       const outcome = applyConfiguration(current, applying, servedManagers(current.metadata), manager, options.force, now);
       if ('conflicts' in outcome) throw applyConflict(outcome.conflicts);
       // labels and annotations as applied (a map the config emptied goes), the rest as served
-      const { labels: _l, annotations: _a, ...kept } = current.metadata;
+      // (the served managedFields are replaced by the outcome's managers)
+      const { labels: _l, annotations: _a, managedFields: _m, ...kept } = current.metadata;
       const metadata = { ...kept, ...(outcome.object.metadata as object) } as DatabaseInstance['metadata'];
       if (pinned) metadata.resourceVersion = decoded.instance.metadata.resourceVersion;
       return { object: { ...current, metadata, spec: outcome.object.spec ?? {} }, managers: outcome.managers, warnings: decoded.warnings };
