@@ -21,7 +21,6 @@ function ownedBytes(text: string): Buffer {
   bytes.write(text);
   return bytes;
 }
-const metadataBytes = new WeakMap<object, Cached>();
 
 /**
  * `JSON.stringify(obj)` as UTF-8, memoised per object and resourceVersion: the store hands out
@@ -48,15 +47,41 @@ export function toPartialObjectMetadata(obj: KubeObject, version = 'v1') {
   return { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${version}`, metadata: obj.metadata };
 }
 
-/** Encoded PartialObjectMetadata, memoised like {@link encodeObjectBytes} (v1 only; v1beta1 is rare). */
-export function encodePartialObjectMetadataBytes(obj: KubeObject, version = 'v1'): Buffer {
-  if (version !== 'v1') return Buffer.from(JSON.stringify(toPartialObjectMetadata(obj, version)));
+interface CachedPieces {
+  rv: string | undefined;
+  pieces: readonly Buffer[];
+}
+const metadataPieces = new WeakMap<object, CachedPieces>();
+const PARTIAL_V1_PREFIX = Buffer.from('{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":');
+const CLOSE_OBJECT = Buffer.from('}');
+const METADATA_KEY = Buffer.from('"metadata":');
+
+/**
+ * Encoded PartialObjectMetadata as pieces: its metadata is a view into the object's own
+ * encoded bytes ({@link encodeObjectBytes}), not a second copy, so every instance keeps its
+ * metadata once however many formats are served (v1 only; v1beta1 is rare).
+ */
+export function encodePartialObjectMetadataPieces(obj: KubeObject, version = 'v1'): readonly Buffer[] {
+  if (version !== 'v1') return [Buffer.from(JSON.stringify(toPartialObjectMetadata(obj, version)))];
   const rv = obj.metadata?.resourceVersion;
-  const hit = metadataBytes.get(obj);
-  if (hit && hit.rv === rv) return hit.bytes;
-  const bytes = ownedBytes(JSON.stringify(toPartialObjectMetadata(obj)));
-  metadataBytes.set(obj, { rv, bytes });
-  return bytes;
+  const hit = metadataPieces.get(obj);
+  if (hit && hit.rv === rv) return hit.pieces;
+  const bytes = encodeObjectBytes(obj);
+  const metadata = Buffer.from(JSON.stringify(obj.metadata));
+  const at = bytes.indexOf(METADATA_KEY) + METADATA_KEY.length;
+  const view = bytes.subarray(at, at + metadata.length);
+  // the object's first "metadata" key is its own (nothing before it holds an object); checked
+  const pieces = at >= METADATA_KEY.length && view.equals(metadata)
+    ? [PARTIAL_V1_PREFIX, view, CLOSE_OBJECT]
+    : [ownedBytes(JSON.stringify(toPartialObjectMetadata(obj)))];
+  metadataPieces.set(obj, { rv, pieces });
+  return pieces;
+}
+
+/** {@link encodePartialObjectMetadataPieces} in one buffer (a watch event, a single object). */
+export function encodePartialObjectMetadataBytes(obj: KubeObject, version = 'v1'): Buffer {
+  const pieces = encodePartialObjectMetadataPieces(obj, version);
+  return pieces.length === 1 ? pieces[0] : Buffer.concat(pieces);
 }
 
 /** {@link encodePartialObjectMetadataBytes} as a string. */
@@ -71,16 +96,15 @@ const COMMA = Buffer.from(',');
  * never copied into one big buffer (a fresh 16 MiB allocation per list made V8 run a full
  * collection every few requests).
  */
-export function joinEncoded(prefix: string, items: readonly Buffer[], suffix: string): Buffer[] {
-  const pieces: Buffer[] = new Array(items.length * 2 + 1);
-  pieces[0] = Buffer.from(prefix);
-  let n = 1;
+export function joinEncoded(prefix: string, items: ReadonlyArray<Buffer | readonly Buffer[]>, suffix: string): Buffer[] {
+  const pieces: Buffer[] = [Buffer.from(prefix)];
   for (let i = 0; i < items.length; i++) {
-    if (i > 0) pieces[n++] = COMMA;
-    pieces[n++] = items[i];
+    if (i > 0) pieces.push(COMMA);
+    const item = items[i];
+    if (Buffer.isBuffer(item)) pieces.push(item);
+    else for (const piece of item) pieces.push(piece);
   }
-  pieces[n++] = Buffer.from(suffix);
-  pieces.length = n;
+  pieces.push(Buffer.from(suffix));
   return pieces;
 }
 

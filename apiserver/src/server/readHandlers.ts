@@ -7,7 +7,7 @@ import {
   encodeObject,
   encodeObjectBytes,
   encodePartialObjectMetadata,
-  encodePartialObjectMetadataBytes,
+  encodePartialObjectMetadataPieces,
   joinEncoded,
   toPartialObjectMetadata,
   type KubeObject,
@@ -129,7 +129,7 @@ function encodeList<T extends KubeObject>(
       objects: items,
       version: t.version,
       includeObject: parseIncludeObject(ctx.query),
-      encodedMetadataOf: o => encodePartialObjectMetadataBytes(o, t.version),
+      encodedMetadataOf: o => encodePartialObjectMetadataPieces(o, t.version),
       encodedObjectOf: o => encodeObjectBytes(o),
       listMeta,
     });
@@ -138,7 +138,7 @@ function encodeList<T extends KubeObject>(
   if (t?.kind === 'PartialObjectMetadataList') {
     return joinEncoded(
       `{"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/${t.version}","metadata":${meta},"items":[`,
-      items.map(o => encodePartialObjectMetadataBytes(o, t.version)),
+      items.map(o => encodePartialObjectMetadataPieces(o, t.version)),
       ']}',
     );
   }

@@ -150,8 +150,8 @@ function cachedRow<T>(printer: TablePrinter<T>, obj: T, ageIdx: number, now: num
 
 /** Options of {@link encodeTableBytes}. */
 export interface EncodeTableBytesOptions<T> extends Omit<BuildTableOptions<T>, 'metadataOf'> {
-  /** Encoded row object for `Metadata` (memoised by the caller per object). */
-  encodedMetadataOf(obj: T): Buffer;
+  /** Encoded row object for `Metadata`, in pieces (memoised by the caller per object). */
+  encodedMetadataOf(obj: T): readonly Buffer[];
   /** Encoded full object for `Object`. */
   encodedObjectOf(obj: T): Buffer;
   /** Given `until`: when the first age cell would read differently (the body is right until then). */
@@ -165,7 +165,7 @@ export interface EncodeTableBytesOptions<T> extends Omit<BuildTableOptions<T>, '
 export function encodeTableBytes<T>(opts: EncodeTableBytesOptions<T>): Buffer[] {
   const ageIdx = opts.printer.ageColumn;
   if (ageIdx === undefined) {
-    return [Buffer.from(encodeTable({ ...opts, encodedMetadataOf: o => opts.encodedMetadataOf(o).toString(), encodedObjectOf: o => opts.encodedObjectOf(o).toString() }))];
+    return [Buffer.from(encodeTable({ ...opts, encodedMetadataOf: o => Buffer.concat(opts.encodedMetadataOf(o)).toString(), encodedObjectOf: o => opts.encodedObjectOf(o).toString() }))];
   }
   const now = opts.now ?? Date.now();
   const columns = JSON.stringify(opts.withColumns === false ? [] : opts.printer.columns);
@@ -178,7 +178,7 @@ export function encodeTableBytes<T>(opts: EncodeTableBytesOptions<T>): Buffer[] 
     if (row.createdMs !== undefined) until = Math.min(until, row.createdMs + humanDurationChangesAt(now - row.createdMs));
     if (i > 0) pieces.push(COMMA);
     pieces.push(row.head, encodedAge(row.createdMs, now), row.tail);
-    if (opts.includeObject === 'Metadata') pieces.push(OBJECT_KEY, opts.encodedMetadataOf(obj));
+    if (opts.includeObject === 'Metadata') pieces.push(OBJECT_KEY, ...opts.encodedMetadataOf(obj));
     else if (opts.includeObject === 'Object') pieces.push(OBJECT_KEY, opts.encodedObjectOf(obj));
     pieces.push(CLOSE_ROW);
   });

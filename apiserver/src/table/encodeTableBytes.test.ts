@@ -17,13 +17,13 @@ describe('encodeTableBytes', () => {
     const bytes = Buffer.concat(
       encodeTableBytes({
         ...opts,
-        encodedMetadataOf: o => Buffer.from(JSON.stringify(toPartialObjectMetadata(o))),
+        encodedMetadataOf: o => [Buffer.from(JSON.stringify(toPartialObjectMetadata(o)))],
         encodedObjectOf: o => Buffer.from(JSON.stringify(o)),
       }),
     );
     expect(JSON.parse(bytes.toString())).toEqual(buildTable({ ...opts, metadataOf: o => toPartialObjectMetadata(o) }));
     // cached rows still get the age of the moment of each call
-    const later = JSON.parse(Buffer.concat(encodeTableBytes({ ...opts, now: now + 3 * 3600_000, encodedMetadataOf: () => Buffer.from('{}'), encodedObjectOf: () => Buffer.from('{}') })).toString());
+    const later = JSON.parse(Buffer.concat(encodeTableBytes({ ...opts, now: now + 3 * 3600_000, encodedMetadataOf: () => [Buffer.from('{}')], encodedObjectOf: () => Buffer.from('{}') })).toString());
     expect(later.rows.map((r: any) => r.cells[5])).toEqual(['3h10m', '3h', '<unknown>']);
   });
 
@@ -36,7 +36,7 @@ describe('encodeTableBytes', () => {
         includeObject: 'None',
         now: at,
         validity,
-        encodedMetadataOf: () => Buffer.from('{}'),
+        encodedMetadataOf: () => [Buffer.from('{}')],
         encodedObjectOf: () => Buffer.from('{}'),
       });
     const ages = (at: number) => JSON.parse(Buffer.concat(encode(at, { until: 0 })).toString()).rows.map((r: any) => r.cells[5]);
