@@ -20,11 +20,12 @@ jest.setTimeout(HOSTILE_TIMEOUT_MS);
 
 const MERGE = 'application/merge-patch+json';
 const JSON_PATCH = 'application/json-patch+json';
-const UNSERVED = ['application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
+const APPLY = 'application/apply-patch+yaml';
+const UNSERVED = ['application/strategic-merge-patch+json', 'application/apply-patch+cbor'];
 
 /** A patch body and what the oracle knows of its answer when nothing else is wrong. */
 interface PatchBody {
-  what: 'merge' | 'jsonPatch' | 'malformed' | 'deep' | 'copyBomb' | 'tooManyOps' | 'oversized';
+  what: 'merge' | 'jsonPatch' | 'apply' | 'malformed' | 'deep' | 'copyBomb' | 'tooManyOps' | 'oversized';
   text: string | Buffer;
 }
 
@@ -40,6 +41,14 @@ const patchBody = (): fc.Arbitrary<PatchBody> =>
   fc.oneof(
     { weight: 20, arbitrary: mergePatch().map(p => ({ what: 'merge' as const, text: JSON.stringify(p) ?? 'null' })) },
     { weight: 20, arbitrary: jsonPatch().map(p => ({ what: 'jsonPatch' as const, text: JSON.stringify(p) ?? 'null' })) },
+    // an applied configuration: a merge patch's object as a whole DatabaseInstance
+    {
+      weight: 10,
+      arbitrary: mergePatch().map(p => ({
+        what: 'apply' as const,
+        text: JSON.stringify({ ...(p !== null && typeof p === 'object' && !Array.isArray(p) ? p : {}), apiVersion: 'dbaas.platform.dev/v1alpha1', kind: 'DatabaseInstance' }),
+      })),
+    },
     { weight: 4, arbitrary: malformedJson().map(text => ({ what: 'malformed' as const, text })) },
     { weight: 2, arbitrary: deeplyNestedJson().map(text => ({ what: 'deep' as const, text })) },
     { weight: 1, arbitrary: fc.constant({ what: 'copyBomb' as const, text: COPY_BOMB }) },
@@ -47,35 +56,47 @@ const patchBody = (): fc.Arbitrary<PatchBody> =>
     { weight: 1, arbitrary: fc.constant({ what: 'oversized' as const, text: OVERSIZED }) },
   );
 
-describe('hostile input: patch of databaseinstances (merge, JSON patch; strategic and apply are 415)', () => {
+describe('hostile input: patch of databaseinstances (merge, JSON patch, server-side apply; strategic is 415)', () => {
   const h = useHostileHarness();
 
   it(`answers ${HOSTILE_RUNS} generated patches with 200 or a 4xx Status, never a 5xx; a refused or dry-run patch writes nothing`, async () => {
     const patchCase = fc.record({
       ...instanceWriteFields(h.instances(), 10),
       contentType: fc.oneof(
-        { weight: 8, arbitrary: fc.constantFrom(MERGE, JSON_PATCH) },
+        { weight: 8, arbitrary: fc.constantFrom(MERGE, JSON_PATCH, APPLY) },
         { weight: 1, arbitrary: fc.constantFrom(...UNSERVED) },
         { weight: 1, arbitrary: contentType() },
       ),
       body: patchBody(),
+      // apply needs a manager; without one it is a 422 (checked below)
+      fieldManager: fc.option(fc.constantFrom('hostile', 'kubectl', 'x'.repeat(129)), { nil: undefined }),
     });
     const codes = await runHostileCases(h, 'patch', patchCase, async (c, send) => {
+      const manager = c.fieldManager === undefined ? '' : `${c.query.text ? '&' : '?'}fieldManager=${c.fieldManager}`;
       const probe: ProbeRequest = {
         method: 'PATCH',
-        path: instanceWritePath(c),
+        path: `${instanceWritePath(c)}${manager}`,
         headers: { 'content-type': c.contentType },
         body: c.body.text,
       };
       const rvBefore = h.storeRv();
       const answer = await send(c.caller, probe);
-      expectWriteAnswer(probe, answer, { what: 'patch', success: 200, dryRun: c.query.dryRun, wrote: h.storeRv() !== rvBefore });
+      // an apply to a name that does not exist creates it
+      const success = c.contentType === APPLY && c.url !== null ? 201 : 200;
+      expectWriteAnswer(probe, answer, { what: 'patch', success, dryRun: c.query.dryRun, wrote: h.storeRv() !== rvBefore });
 
       if (c.caller !== 'admin' || c.url !== null) return;
       // the body limit is enforced before anything else looks at the request
       if (c.body.what === 'oversized') expectStatusFailure(probe, answer, [413]);
       if (!c.query.clean || c.body.what === 'oversized') return;
       if (UNSERVED.includes(c.contentType)) expectStatusFailure(probe, answer, [415]);
+      // the query's own fieldManager wins over the one appended
+      const effective = c.query.pairs.find(([k]) => k === 'fieldManager')?.[1] ?? c.fieldManager;
+      if (c.contentType === APPLY && (effective === undefined || effective.length > 128)) expectStatusFailure(probe, answer, [422]);
+      if (c.contentType === APPLY && effective !== undefined && effective.length <= 128 && ['malformed', 'deep', 'merge', 'jsonPatch'].includes(c.body.what)) {
+        // not a DatabaseInstance of our version: a merge patch or JSON patch body has no apiVersion
+        expectStatusFailure(probe, answer, [400]);
+      }
       const served = c.contentType === MERGE || c.contentType === JSON_PATCH;
       if (served && ['malformed', 'deep'].includes(c.body.what)) expectStatusFailure(probe, answer, [400]);
       if (c.contentType === JSON_PATCH && c.body.what === 'copyBomb') expectStatusFailure(probe, answer, [422]);
