@@ -42,6 +42,12 @@ export interface HostileHarness {
   send(caller: Caller, probe: ProbeRequest): Promise<ProbeAnswer>;
   /** The emulator's store resourceVersion: any write to any object moves it. */
   storeRv(): number;
+  /**
+   * Whether anything but the aggregator wrote since `rv`: kube-aggregator rewrites an
+   * APIService's Available condition on its own schedule (a slow discovery probe on a loaded
+   * machine), which no request of a case causes.
+   */
+  wroteSince(rv: number): boolean;
   /** The apiserver's current list resourceVersion (for generators of resourceVersions). */
   servedRv(): bigint;
   /** Namespace and name of every instance the apiserver serves now. */
@@ -86,6 +92,7 @@ export async function startHostileHarness(options: StartSystemOptions = {}): Pro
       return answer;
     },
     storeRv: () => system.emulator.store.currentRV(),
+    wroteSince: rv => system.emulator.store.changesSince(rv).some(e => e.resource.group !== 'apiregistration.k8s.io'),
     servedRv: () => BigInt(system.apiserver.store.resourceVersion() || '0'),
     instances: () => system.apiserver.store.list().map(i => [i.metadata.namespace ?? '', i.metadata.name ?? ''] as const),
     stop: async () => {

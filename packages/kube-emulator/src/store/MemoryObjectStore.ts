@@ -146,6 +146,13 @@ export class MemoryObjectStore implements ObjectStore {
     return this.oldest;
   }
 
+  /** The changes made after `rv` that the history still holds, oldest first (for tests' oracles). */
+  changesSince(rv: number): readonly StoreEvent[] {
+    let i = this.history.length;
+    while (i > 0 && this.history[i - 1].rv > rv) i--;
+    return this.history.slice(i);
+  }
+
   /**
    * Fault injection: forgets the change history, as an etcd compaction does, so every watch
    * resumed from an RV it held before gets 410 Expired. The RV moves on by one (etcd's

@@ -11,17 +11,21 @@ const CONCURRENT_START = /already exists|duplicate key value|Migration table is 
 
 /**
  * Migrates the history store to the latest schema. Several backend replicas may start at once on
- * one empty database (a new deployment): the ones that lose the race for knex's tables try
- * again, `attempts` times in all, a little later each time; any other error is thrown at once.
+ * one empty database (a new deployment): the ones that lose the race for knex's tables, or find
+ * its lock taken (knex does not wait for it), try again, a little later each time (at most 1 s
+ * apart), for as long as another replica may take to migrate (`waitMs`); any other error is
+ * thrown at once.
  */
-export async function migrateHistory(knex: Knex, directory: string, attempts = 6): Promise<void> {
+export async function migrateHistory(knex: Knex, directory: string, waitMs = 120_000): Promise<void> {
+  const deadline = Date.now() + waitMs;
   for (let attempt = 1; ; attempt++) {
     try {
       await knex.migrate.latest({ directory });
       return;
     } catch (e) {
-      if (attempt >= attempts || !CONCURRENT_START.test(String((e as Error)?.message))) throw e;
-      await new Promise(r => setTimeout(r, 50 * attempt + Math.random() * 50 * attempt));
+      if (Date.now() >= deadline || !CONCURRENT_START.test(String((e as Error)?.message))) throw e;
+      const backoff = Math.min(1_000, 50 * 2 ** Math.min(attempt, 5));
+      await new Promise(r => setTimeout(r, backoff / 2 + Math.random() * (backoff / 2)));
     }
   }
 }

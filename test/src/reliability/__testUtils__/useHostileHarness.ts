@@ -27,6 +27,7 @@ export function useHostileHarness(options: StartSystemOptions = {}): Omit<Hostil
     },
     send: (caller, probe) => started().send(caller, probe),
     storeRv: () => started().storeRv(),
+    wroteSince: rv => started().wroteSince(rv),
     servedRv: () => started().servedRv(),
     instances: () => started().instances(),
   };
