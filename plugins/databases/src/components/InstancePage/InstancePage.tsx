@@ -48,7 +48,6 @@ import { PhaseChip } from '../PhaseChip';
 import { ConnectionDetails } from './ConnectionDetails';
 import { DiagnosisPanel } from './DiagnosisPanel';
 import { InstanceEvents } from './InstanceEvents';
-import { MembersCard } from './MembersCard';
 import { InstanceActions } from './InstanceActions';
 import { buildTimeline, LifecycleTimeline } from './LifecycleTimeline';
 
@@ -247,9 +246,6 @@ export function InstancePage(props: { instanceRef: InstanceRef }) {
               <ConnectionDetails instanceRef={instanceRef} allowed={connection.allowed} ready={status?.phase === 'Ready'} />
             </InfoCard>
           </Box>
-        </Grid>
-        <Grid item xs={12}>
-          <MembersCard members={status?.members} />
         </Grid>
         <Grid item xs={12}>
           <InfoCard title="Events">
