@@ -47,13 +47,10 @@ export type ObjectTransform = (
  */
 export function kubeInformerFactory(
   kc: KubeConfig,
-  transform: ObjectTransform = (t, o) => (t.slim ? t.slim(o) : stripBulkyFields(o)),
+  transform: ObjectTransform = (_t, o) => stripBulkyFields(o),
 ): InformerFactory {
   return (type, hooks) => {
     const path = resourcePath(type);
-    const listPath = type.labelSelector
-      ? `${path}?labelSelector=${encodeURIComponent(type.labelSelector)}`
-      : path;
     const listFn = async (): Promise<
       KubernetesListObject<KubernetesObject>
     > => {
@@ -61,7 +58,7 @@ export function kubeInformerFactory(
         kc,
         {
           method: 'GET',
-          path: listPath,
+          path,
           timeoutMs: 120_000,
         },
       );
@@ -116,7 +113,6 @@ export function kubeInformerFactory(
       transforming,
       listFn,
       false,
-      type.labelSelector,
     ) as unknown as ResourceInformer;
   };
 }

@@ -129,7 +129,6 @@ export function podObject(
   d: DesiredStatefulSet,
   pod: string,
   owner: Record<string, unknown>,
-  index = 0,
 ): Record<string, any> {
   return {
     apiVersion: 'v1',
@@ -140,7 +139,6 @@ export function podObject(
       labels: {
         ...d.labels,
         ...(d.podsOnly ? {} : { 'statefulset.kubernetes.io/pod-name': pod }),
-        ...d.podLabels?.(pod, index),
       },
       ownerReferences: [owner],
     },
