@@ -49,6 +49,26 @@ describe.each(HISTORY_DATABASES)('HistoryStore on %s', id => {
       }
     });
 
+    it('two lock rows (two replicas that both found knex\'s lock table empty) do not lock the migrations out for ever', async () => {
+      const fresh = await sharedDatabase(id);
+      try {
+        const [a, b] = [fresh.open(), fresh.open()];
+        // knex's bookkeeping tables as that race leaves them: each replica inserted its lock row
+        await a.migrate.latest({ directory: MIGRATIONS });
+        await a.migrate.rollback({ directory: MIGRATIONS }, true);
+        await a('knex_migrations_lock').insert({ is_locked: 0 });
+        expect(await a('knex_migrations_lock').pluck('is_locked')).toEqual([0, 0]);
+        await expect(a.migrate.latest({ directory: MIGRATIONS })).rejects.toThrow(/already locked/);
+
+        await Promise.all([migrateHistory(a, MIGRATIONS, 3_000), migrateHistory(b, MIGRATIONS, 3_000)]);
+        const [, pending] = await b.migrate.list({ directory: MIGRATIONS });
+        expect(pending).toEqual([]);
+        expect(await b('knex_migrations_lock').pluck('is_locked')).toEqual([0]);
+      } finally {
+        await fresh.close();
+      }
+    });
+
     it('migrate up from nothing, down to nothing and up again; the store works on the result', async () => {
       const knex = db.open();
       try {
