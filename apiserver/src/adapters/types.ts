@@ -10,6 +10,7 @@ import type {
 import type { FieldCause } from '../writes/FieldCause';
 import type { EngineRules } from '../writes/EngineRules';
 import type { PauseSwitch } from '../writes/pauseSwitch';
+import type { MemberSource } from './shared/members';
 
 /** Any Kubernetes object as it comes off the wire (unstructured). */
 export interface KubeObject {
@@ -38,6 +39,13 @@ export interface ResourceType {
   version: string;
   plural: string;
   kind: string;
+  /**
+   * Only objects with these labels are watched (a label selector): an operator's member pods,
+   * never every pod of the cluster. Part of the type's identity (its informer and object keys).
+   */
+  labelSelector?: string;
+  /** What the cache keeps of each object (applied on arrival), where adapters read only a part. */
+  slim?: (obj: KubeObject) => KubeObject;
 }
 
 /** A primary operator kind: each object of it is one DatabaseInstance. */
@@ -111,6 +119,8 @@ export interface OperatorAdapter {
    * recovery per member, a cluster without quorum): pure, from the object alone.
    */
   findings?(source: KubeObject, instance: DatabaseInstance): DiagnosisFinding[];
+  /** How its members (pods) and their roles are read; `withMembers` adds them to the projection. */
+  members?: MemberSource;
   /**
    * The write side (self-service through the API). Optional so that read-only adapters and
    * test fakes stay valid; every shipped adapter has one. Without it, writes are refused.

@@ -3,11 +3,14 @@ import type { ResourceType } from '../adapters/types';
 import { resourceName } from '../kube/resourcePath';
 import { rvToBigInt } from './resourceVersion';
 
-/** `plural.group` of a type: the key of its informer. */
-export const typeKey = (t: Pick<ResourceType, 'group' | 'plural'>) => resourceName(t);
+type TypeIdentity = Pick<ResourceType, 'group' | 'plural' | 'labelSelector'>;
+
+/** `plural.group` of a type (`?selector` after it for a selected type): the key of its informer. */
+export const typeKey = (t: TypeIdentity) =>
+  t.labelSelector ? `${resourceName(t)}?${t.labelSelector}` : resourceName(t);
 /** `plural.group|namespace/name`: the key of one watched object. */
 export const objectKey = (
-  t: Pick<ResourceType, 'group' | 'plural'>,
+  t: TypeIdentity,
   ns: string,
   name: string,
 ) => `${typeKey(t)}|${ns}/${name}`;

@@ -47,10 +47,13 @@ export type ObjectTransform = (
  */
 export function kubeInformerFactory(
   kc: KubeConfig,
-  transform: ObjectTransform = (_t, o) => stripBulkyFields(o),
+  transform: ObjectTransform = (t, o) => (t.slim ? t.slim(o) : stripBulkyFields(o)),
 ): InformerFactory {
   return (type, hooks) => {
     const path = resourcePath(type);
+    const listPath = type.labelSelector
+      ? `${path}?labelSelector=${encodeURIComponent(type.labelSelector)}`
+      : path;
     const listFn = async (): Promise<
       KubernetesListObject<KubernetesObject>
     > => {
@@ -58,7 +61,7 @@ export function kubeInformerFactory(
         kc,
         {
           method: 'GET',
-          path,
+          path: listPath,
           timeoutMs: 120_000,
         },
       );
@@ -113,6 +116,7 @@ export function kubeInformerFactory(
       transforming,
       listFn,
       false,
+      type.labelSelector,
     ) as unknown as ResourceInformer;
   };
 }

@@ -106,6 +106,23 @@ const instanceSchemas: Record<string, Schema> = {
     required: ['name'],
     properties: { name: str('Name of the Secret.') },
   },
+  [schemaName('DatabaseMember')]: {
+    type: 'object',
+    description: 'One member (pod) of an instance, as its operator and its pod tell.',
+    required: ['name', 'role', 'ready'],
+    properties: {
+      name: str("The pod's name."),
+      role: str('The role in the common vocabulary: member where all members are equal (Galera, Elasticsearch, RabbitMQ, Sentinels).', {
+        enum: ['primary', 'replica', 'member'],
+      }),
+      engineRole: str("The engine's own word: InnoDB Cluster PRIMARY/SECONDARY, Redis master/slave, Elasticsearch node roles, MariaDB replication roles."),
+      ready: { type: 'boolean', description: "The pod's Ready condition is True." },
+      host: str("The member's own DNS name through the operator's headless Service; absent where the operator makes none (CloudNativePG)."),
+      node: str('The node the pod runs on.'),
+      zone: str("The pod's topology.kubernetes.io/zone label, where it carries one."),
+      since: str('Since when it has had this role, where the operator records it (RFC 3339).', { format: 'date-time' }),
+    },
+  },
   [schemaName('DatabaseInstanceStatus')]: {
     type: 'object',
     description: 'DatabaseInstanceStatus is the observed state, normalised to one lifecycle for every engine.',
@@ -141,6 +158,13 @@ const instanceSchemas: Record<string, Schema> = {
       },
       credentialsSecretRef: refField(schemaName('SecretReference'), 'Secret holding the credentials (read them through the connection subresource).', false),
       observedGeneration: { type: 'integer', format: 'int64', description: 'The metadata.generation this status was computed for.' },
+      members: {
+        type: 'array',
+        description: 'Every member (pod) the operator runs for the instance, in the order the operator names them, with its role.',
+        items: { default: {}, allOf: [ref(schemaName('DatabaseMember'))] },
+        'x-kubernetes-list-map-keys': ['name'],
+        'x-kubernetes-list-type': 'map',
+      },
     },
   },
   [schemaName(DATABASE_INSTANCE_KIND)]: {

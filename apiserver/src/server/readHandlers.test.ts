@@ -207,13 +207,13 @@ describe('get and list', () => {
       expect(table).toMatchObject({ kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata: { resourceVersion: t.store.resourceVersion() } });
       const cols = table.columnDefinitions.map((c: any) => `${c.name}:${c.priority}`);
       expect(cols).toEqual([
-        'Name:0', 'Engine:0', 'Version:0', 'Phase:0', 'Ready:0', 'Age:0', 'Topology:1', 'Operator:1', 'Endpoint:1', 'Reason:1',
+        'Name:0', 'Engine:0', 'Version:0', 'Phase:0', 'Ready:0', 'Age:0', 'Topology:1', 'Primary:1', 'Operator:1', 'Endpoint:1', 'Reason:1',
       ]);
       expect(table.columnDefinitions[0].format).toBe('name');
       const y1 = table.rows.find((r: any) => r.cells[0] === 'y1');
       expect(y1.cells.slice(0, 5)).toEqual(['y1', 'redis', '11.4.2', 'Degraded', '1/1']);
       expect(y1.cells[5]).toMatch(/^\d+[dy]/);
-      expect(y1.cells[8]).toBe('y1-primary.team-a.svc:3306');
+      expect(y1.cells[9]).toBe('y1-primary.team-a.svc:3306');
       for (const row of table.rows) expect(row.cells).toHaveLength(cols.length);
       expect(y1.object).toEqual({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: t.store.get('team-a', 'y1')!.metadata });
     });

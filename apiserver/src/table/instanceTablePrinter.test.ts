@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { DatabaseInstance } from '@internal/plugin-databases-common';
-import { readyCell } from './instanceTablePrinter';
+import { primaryCell, readyCell } from './instanceTablePrinter';
 
 const instance = (
   replicas: { desired?: number; ready?: number } | undefined,
@@ -26,5 +26,22 @@ describe('the READY column', () => {
 
   it('is empty when not even the desired count is known', () => {
     expect(readyCell(instance(undefined))).toBe('');
+  });
+});
+
+describe('the PRIMARY column (-o wide)', () => {
+  const withMembers = (roles: Array<'primary' | 'replica' | 'member'>): DatabaseInstance => {
+    const base = instance(undefined);
+    return { ...base, status: { ...base.status!, members: roles.map((role, i) => ({ name: `orders-${i}`, role, ready: true })) } };
+  };
+
+  it('names the primary, or each shard primary', () => {
+    expect(primaryCell(withMembers(['replica', 'primary', 'replica']))).toBe('orders-1');
+    expect(primaryCell(withMembers(['primary', 'primary', 'replica']))).toBe('orders-0,orders-1');
+  });
+
+  it('is empty where all members are equal or none are known', () => {
+    expect(primaryCell(withMembers(['member', 'member']))).toBe('');
+    expect(primaryCell(instance(undefined))).toBe('');
   });
 });

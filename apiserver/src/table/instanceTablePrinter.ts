@@ -17,6 +17,14 @@ export function readyCell(obj: DatabaseInstance): string {
   return desired === undefined ? '' : `${ready}/${desired}`;
 }
 
+/** The primaries' names; empty where all members are equal (Galera, Elasticsearch, RabbitMQ). */
+export function primaryCell(obj: DatabaseInstance): string {
+  return (obj.status?.members ?? [])
+    .filter(m => m.role === 'primary')
+    .map(m => m.name)
+    .join(',');
+}
+
 /** `kubectl get databaseinstances` columns; priority 1 ones appear with `-o wide`. */
 export const instanceTablePrinter: TablePrinter<DatabaseInstance> = {
   columns: [
@@ -33,6 +41,13 @@ export const instanceTablePrinter: TablePrinter<DatabaseInstance> = {
     { name: 'Ready', type: 'string', format: '', description: 'Ready replicas / desired replicas.', priority: 0 },
     { name: 'Age', type: 'string', format: '', description: AGE_DESCRIPTION, priority: 0 },
     { name: 'Topology', type: 'string', format: '', description: 'Topology (spec.topology).', priority: 1 },
+    {
+      name: 'Primary',
+      type: 'string',
+      format: '',
+      description: 'The member(s) in the primary role (status.members; one per shard for a Redis cluster).',
+      priority: 1,
+    },
     {
       name: 'Operator',
       type: 'string',
@@ -54,6 +69,7 @@ export const instanceTablePrinter: TablePrinter<DatabaseInstance> = {
       readyCell(obj),
       age(obj.metadata.creationTimestamp, now),
       obj.spec?.topology ?? '',
+      primaryCell(obj),
       obj.status?.source?.operator ?? '',
       ep ? `${ep.host}:${ep.port}` : '',
       obj.status?.reason ?? '',

@@ -99,6 +99,28 @@ export interface Endpoint {
   port: number;
 }
 
+/** A member's role in the common vocabulary: `member` where all members are equal. */
+export type DatabaseMemberRole = 'primary' | 'replica' | 'member';
+
+/** One member (pod) of an instance, as its operator and its pod tell. */
+export interface DatabaseMember {
+  /** The pod's name. */
+  name: string;
+  role: DatabaseMemberRole;
+  /** The engine's own word (InnoDB Cluster PRIMARY/SECONDARY, Redis master/slave, Elasticsearch node roles). */
+  engineRole?: string;
+  /** The pod's Ready condition is True. */
+  ready: boolean;
+  /** The member's own DNS name through the operator's headless Service (`<pod>.<service>.<ns>.svc`). */
+  host?: string;
+  /** The node the pod runs on. */
+  node?: string;
+  /** The zone of that node, where the pod carries it (`topology.kubernetes.io/zone`). */
+  zone?: string;
+  /** Since when it has had this role, where the operator records it. */
+  since?: string;
+}
+
 export interface DatabaseInstanceStatus {
   phase: DatabasePhase;
   /** PascalCase, machine-readable. */
@@ -115,6 +137,8 @@ export interface DatabaseInstanceStatus {
   endpoints?: Endpoint[];
   credentialsSecretRef?: { name: string };
   observedGeneration?: number;
+  /** Every member (pod) the operator runs for the instance, in the order the operator names them. */
+  members?: DatabaseMember[];
 }
 
 export interface DatabaseInstance {

@@ -467,8 +467,8 @@ describe('RBAC of the apiserver', () => {
     // create: credentials the operator needs first; patch: their owner reference; delete: rollback
     ['', 'secrets', ['get', 'create', 'patch', 'delete'], ['list', 'watch']],
     ['', 'namespaces', ['get', 'list', 'watch'], ['create', 'delete']],
-    // the diagnosis subresource: one instance's members per request, nothing kept or watched
-    ['', 'pods', ['list'], ['watch', 'get', 'create', 'delete']],
+    // status.members: the operators' member pods, watched by label; the diagnosis lists them too
+    ['', 'pods', ['list', 'watch'], ['get', 'create', 'delete', 'patch']],
     ['', 'persistentvolumeclaims', ['list'], ['watch', 'create', 'delete']],
     // the operators' events mirrored onto the instances: watched, written, the oldest deleted
     ['', 'events', ['list', 'watch', 'create', 'patch', 'delete'], ['get', 'update', 'deletecollection']],

@@ -90,17 +90,37 @@ describe.each(kubectlBinaries())('$name against the aggregated API (emulator + A
     await cacheReached(system, system.emulator.store.currentRV(), 20 * BOOKMARK_MS);
   });
 
-  it('get dbi -n team-a -o wide adds TOPOLOGY OPERATOR ENDPOINT REASON', async () => {
+  it('get dbi -n team-a -o wide adds TOPOLOGY PRIMARY OPERATOR ENDPOINT REASON', async () => {
     const r = await kubectl('get', 'dbi', '-n', 'team-a', '-o', 'wide');
     expect(r.code).toBe(0);
     const header = r.stdout.split('\n')[0].trim().split(/\s+/);
-    expect(header).toEqual(['NAME', 'ENGINE', 'VERSION', 'PHASE', 'READY', 'AGE', 'TOPOLOGY', 'OPERATOR', 'ENDPOINT', 'REASON']);
+    expect(header).toEqual(['NAME', 'ENGINE', 'VERSION', 'PHASE', 'READY', 'AGE', 'TOPOLOGY', 'PRIMARY', 'OPERATOR', 'ENDPOINT', 'REASON']);
     const rows = parseTable(r.stdout);
+    // the primaries as the operators name them: CloudNativePG's first instance, InnoDB Cluster's
+    // PRIMARY-labelled pod; Galera's nodes are all equal
+    expect(rows.find(row => row.NAME === 'payments-pg')?.PRIMARY).toBe('payments-pg-1');
+    expect(rows.find(row => row.NAME === 'payments-db')?.PRIMARY).toBe('payments-db-0');
+    expect(rows.find(row => row.NAME === 'orders-db')?.PRIMARY).toBe('');
     const degraded = rows.find(row => row.NAME === 'payments-ledger')!;
     expect(degraded).toMatchObject({ ENGINE: 'mariadb', PHASE: 'Degraded', TOPOLOGY: 'galera', OPERATOR: 'mariadb-operator' });
     expect(degraded.REASON).not.toBe('');
     expect(degraded.ENDPOINT).toMatch(/^payments-ledger[-a-z]*\.team-a\.svc:3306$/);
     expect(rows.every(row => row.NAME && !['team-b', 'team-c'].includes(row.NAME))).toBe(true);
+  });
+
+  it('get dbi -o yaml shows the members: role, readiness and DNS name through the headless Service', async () => {
+    const r = await kubectl('get', 'dbi', '-n', 'team-a', 'payments-db', '-o', 'yaml');
+    expect(r.code).toBe(0);
+    const members = parse(r.stdout).status.members;
+    expect(members).toEqual(
+      [0, 1, 2].map(i => ({
+        name: `payments-db-${i}`,
+        role: i === 0 ? 'primary' : 'replica',
+        engineRole: i === 0 ? 'PRIMARY' : 'SECONDARY',
+        ready: true,
+        host: `payments-db-${i}.payments-db-instances.team-a.svc`,
+      })),
+    );
   });
 
   it('get dbi -o yaml returns DatabaseInstance objects with source and raw operator status', async () => {

@@ -20,6 +20,8 @@ import type { KubeObject, OperatorAdapter, SourceKind } from '../types';
 import { appSecretName } from './appSecretName';
 import { clusterFacts } from './clusterFacts';
 import { POSTGRES_PORT, postgresqlPause, postgresqlWriteSide } from './write';
+import { withMembers } from '../shared/members';
+import { cnpgMembers } from './members';
 
 const CLUSTER: SourceKind = {
   group: 'postgresql.cnpg.io',
@@ -107,7 +109,7 @@ function backupConditions(status: Record<string, any>): Condition[] {
  * (Auto Pilot: `capabilities: Auto Pilot` in its ClusterServiceVersion,
  * config/olm-manifests/bases/cloudnative-pg.clusterserviceversion.yaml).
  */
-export const cloudnativePgAdapter: OperatorAdapter = {
+export const cloudnativePgAdapter: OperatorAdapter = withMembers({
   ...adapterBasics(postgresqlWriteSide(CLUSTER), [CLUSTER]),
   capabilityLevel: 5,
   // Pods and PVCs carry the cluster label (pkg/utils labels.go).
@@ -140,4 +142,4 @@ export const cloudnativePgAdapter: OperatorAdapter = {
       conditions: backupConditions(status),
     });
   },
-};
+}, cnpgMembers);

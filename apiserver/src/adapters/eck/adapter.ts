@@ -20,6 +20,8 @@ import {
   deletionProtectionOf,
 } from '../shared/read';
 import { eckFindings } from './findings';
+import { withMembers } from '../shared/members';
+import { eckMembers } from './members';
 
 /**
  * Elasticsearch is always a cluster of nodes (one node is a cluster of one), so its only
@@ -185,7 +187,7 @@ function resourcesOfNodeSets(spec: Record<string, any>) {
 }
 
 /** Elastic Cloud on Kubernetes: Elasticsearch. OperatorHub capability level 4 (Deep Insights). */
-export const eckAdapter: OperatorAdapter = {
+export const eckAdapter: OperatorAdapter = withMembers({
   // ECK 3.5 samples use 9.4.3; 8.x from 8.18 can still be upgraded to 9.
   ...adapterBasics(eckWriteSide(ELASTICSEARCH), [ELASTICSEARCH]),
   capabilityLevel: 4,
@@ -231,4 +233,4 @@ export const eckAdapter: OperatorAdapter = {
       upstreamConditions: [findCondition(status, 'ReconciliationComplete')],
     });
   },
-};
+}, eckMembers);

@@ -27,6 +27,9 @@ import {
   pascalCase,
 } from '../shared/read';
 import { mariadbFindings } from './findings';
+import { mariadbMembers } from './members';
+import { mariadbTopologyOf } from './topology';
+import { withMembers } from '../shared/members';
 
 const MARIADB: SourceKind = {
   group: 'k8s.mariadb.com',
@@ -74,11 +77,6 @@ function specVersion(spec: Record<string, any>): string | undefined {
     : versionFromTag(asRecord(image)?.tag);
 }
 
-function topologyOf(spec: Record<string, any>): DatabaseTopology {
-  if (asRecord(spec.galera)?.enabled === true) return 'galera';
-  if (asRecord(spec.replication)?.enabled === true) return 'replication';
-  return 'standalone';
-}
 
 /** Replication members whose IO and SQL threads run, plus the primary. */
 function replicationHealth(
@@ -222,7 +220,7 @@ function specStorage(spec: Record<string, any>) {
 }
 
 /** mariadb-operator: MariaDB (standalone, replication, Galera). OperatorHub capability level 4 (Deep Insights). */
-export const mariadbOperatorAdapter: OperatorAdapter = {
+export const mariadbOperatorAdapter: OperatorAdapter = withMembers({
   // Community >= 10.6 is supported; 11.8 is the operator's default image line.
   ...adapterBasics(mariadbWriteSide(MARIADB), [MARIADB]),
   capabilityLevel: 4,
@@ -237,7 +235,7 @@ export const mariadbOperatorAdapter: OperatorAdapter = {
   project(source, kind) {
     const spec = asRecord(source.spec) ?? {};
     const status = asRecord(source.status) ?? {};
-    const topology = topologyOf(spec);
+    const topology = mariadbTopologyOf(spec);
     const version = specVersion(spec);
     return toInstance({
       operator: 'mariadb-operator',
@@ -264,4 +262,4 @@ export const mariadbOperatorAdapter: OperatorAdapter = {
       ],
     });
   },
-};
+}, mariadbMembers);

@@ -17,6 +17,8 @@ import {
   deletionProtectionOf,
 } from '../shared/read';
 import { mysqlFindings } from './findings';
+import { withMembers } from '../shared/members';
+import { mysqlMembers } from './members';
 
 const INNODB_CLUSTER: SourceKind = {
   group: 'mysql.oracle.com',
@@ -103,7 +105,7 @@ const specStorage = (spec: Record<string, any>) =>
  * Capability level: the operator is not listed on OperatorHub and its README documents none,
  * so 2 (Seamless Upgrades: it rolls server/router versions from spec.version) is our own rating.
  */
-export const mysqlOperatorAdapter: OperatorAdapter = {
+export const mysqlOperatorAdapter: OperatorAdapter = withMembers({
   // 9.1.0 is the default at 9.1.0-2.2.2; 8.4 and 8.0 are the LTS lines it supports (>= 8.0.27).
   ...adapterBasics(mysqlWriteSide(INNODB_CLUSTER), [INNODB_CLUSTER]),
   capabilityLevel: 2,
@@ -140,4 +142,4 @@ export const mysqlOperatorAdapter: OperatorAdapter = {
       credentialsSecretRef: secretName ? { name: secretName } : undefined,
     });
   },
-};
+}, mysqlMembers);

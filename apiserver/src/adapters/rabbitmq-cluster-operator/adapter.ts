@@ -20,6 +20,8 @@ import {
   deletionProtectionOf,
   pascalCase,
 } from '../shared/read';
+import { withMembers } from '../shared/members';
+import { rabbitmqMembers } from './members';
 
 /** The label that pauses the operator's reconciliation of one RabbitmqCluster. */
 const PAUSE_LABEL = 'rabbitmq.com/pauseReconciliation';
@@ -114,7 +116,7 @@ function specStorage(spec: Record<string, any>) {
 }
 
 /** RabbitMQ Cluster Operator: RabbitmqCluster. OperatorHub capability level 3 (Full Lifecycle). */
-export const rabbitmqClusterOperatorAdapter: OperatorAdapter = {
+export const rabbitmqClusterOperatorAdapter: OperatorAdapter = withMembers({
   // 4.2.6 is the operator's default image (v2.22.3); 3.13 is the last 3.x line.
   ...adapterBasics(rabbitmqWriteSide(RABBITMQ_CLUSTER), [RABBITMQ_CLUSTER]),
   capabilityLevel: 3,
@@ -166,4 +168,4 @@ export const rabbitmqClusterOperatorAdapter: OperatorAdapter = {
       ],
     });
   },
-};
+}, rabbitmqMembers);

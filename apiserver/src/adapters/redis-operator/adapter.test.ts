@@ -75,10 +75,11 @@ describe('redisOperatorAdapter on schema-derived fixtures (kinds without status)
     )!;
     expect(found.adapter).toBe(redisOperatorAdapter);
     assertFitsCrd('redis-operator', found.kind, fixture.object);
-    // The StatefulSet the cache is told to watch is the one the fixture provides.
+    // The StatefulSet the cache is told to watch is the one the fixture provides (its pods besides).
     expect(
       redisOperatorAdapter
         .relatedRefs(fixture.object, found.kind)
+        .filter(r => r.type.plural === 'statefulsets')
         .map(r => r.name),
     ).toEqual(
       [
@@ -188,6 +189,7 @@ describe('redisOperatorAdapter on upstream samples', () => {
       expect(
         redisOperatorAdapter
           .relatedRefs(source, kindOf(kindName))
+          .filter(r => r.type.plural === 'statefulsets')
           .map(r => r.name),
       ).toEqual(statefulSets);
       // Image tag "latest" names no version.

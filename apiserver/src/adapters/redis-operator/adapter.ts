@@ -29,6 +29,8 @@ import {
 } from '../shared/read';
 import { observeStatefulSet, STATEFUL_SETS } from '../shared/statefulSetFacts';
 import { redisWriteSide } from './write';
+import { withMembers } from '../shared/members';
+import { redisMembers } from './members';
 
 const GROUP = 'redis.redis.opstreelabs.in';
 const VERSION = 'v1beta2';
@@ -249,7 +251,7 @@ const specStorage = (spec: Record<string, any>) =>
  * OT-CONTAINER-KIT redis-operator: Redis, RedisReplication, RedisSentinel, RedisCluster.
  * OperatorHub capability level 2 (Seamless Upgrades).
  */
-export const redisOperatorAdapter: OperatorAdapter = {
+export const redisOperatorAdapter: OperatorAdapter = withMembers({
   // The operator supports Redis >= 6; RedisCluster's clusterVersion knows v6 and v7.
   ...adapterBasics(
     redisWriteSide({
@@ -306,4 +308,4 @@ export const redisOperatorAdapter: OperatorAdapter = {
       credentialsSecretRef: secret ? { name: secret } : undefined,
     });
   },
-};
+}, redisMembers);

@@ -579,6 +579,7 @@ export class OperatorEmulator {
       const names = podNames(d, state.pods);
       for (const [i, pod] of names.entries())
         changes += this.reconcileMember(cr, d, pod, owner, {
+          index: i,
           ready: isReadyPod(state, i),
           fault,
           since,
@@ -602,7 +603,7 @@ export class OperatorEmulator {
     d: DesiredState['statefulSets'][number],
     pod: string,
     owner: Record<string, unknown>,
-    show: { ready: boolean; fault?: MemberFault; since: string },
+    show: { index: number; ready: boolean; fault?: MemberFault; since: string },
   ): number {
     let changes = 0;
     const claim = claimObject(cr, d, pod, owner);
@@ -615,7 +616,7 @@ export class OperatorEmulator {
         claimStatus(d, !show.ready && show.fault === 'volume-pending'),
       );
     }
-    const stored = this.upsertSpec(PODS, podObject(cr, d, pod, owner));
+    const stored = this.upsertSpec(PODS, podObject(cr, d, pod, owner, show.index));
     changes += stored.changed;
     changes += this.upsertStatus(
       PODS,

@@ -129,6 +129,7 @@ export function podObject(
   d: DesiredStatefulSet,
   pod: string,
   owner: Record<string, unknown>,
+  index = 0,
 ): Record<string, any> {
   return {
     apiVersion: 'v1',
@@ -139,6 +140,7 @@ export function podObject(
       labels: {
         ...d.labels,
         ...(d.podsOnly ? {} : { 'statefulset.kubernetes.io/pod-name': pod }),
+        ...d.podLabels?.(pod, index),
       },
       ownerReferences: [owner],
     },

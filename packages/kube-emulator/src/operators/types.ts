@@ -75,6 +75,12 @@ export interface DesiredStatefulSet {
    * counts and rolls the pods as for a StatefulSet, but writes no StatefulSet object.
    */
   podsOnly?: boolean;
+  /**
+   * Labels the operator sets on one pod beyond the set's (its role as the operator last saw it:
+   * CloudNativePG's `cnpg.io/instanceRole`, InnoDB Cluster's `mysql.oracle.com/cluster-role`,
+   * redis-operator's `redis-role`), by the pod's position in the set.
+   */
+  podLabels?(pod: string, index: number): Record<string, string>;
 }
 
 /** A Service the operator wants for an object. */

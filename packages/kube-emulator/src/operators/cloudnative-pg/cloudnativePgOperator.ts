@@ -83,6 +83,11 @@ function desired(cr: StoredObject): DesiredState {
         labels,
         container: 'postgres',
         podsOnly: true,
+        // pkg/specs/pods.go; the first instance is the primary (currentPrimary)
+        podLabels: (pod, i) => {
+          const role = i === 0 ? 'primary' : 'replica';
+          return { 'cnpg.io/instanceName': pod, 'cnpg.io/podRole': 'instance', 'cnpg.io/instanceRole': role, role };
+        },
         // CloudNativePG names each instance's PVC after its pod.
         claim: {
           name: pod => pod,

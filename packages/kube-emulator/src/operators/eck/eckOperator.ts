@@ -28,6 +28,19 @@ export const ELASTICSEARCH_KIND: CustomKind = {
 const spec = (cr: StoredObject): Record<string, any> =>
   (cr.spec as Record<string, any>) ?? {};
 
+const NODE_ROLES = ['master', 'data', 'ingest', 'ml', 'transform', 'remote_cluster_client'];
+
+/**
+ * pkg/controller/elasticsearch/label: `node-<role>: "true"|"false"` per role, from the node
+ * set's `node.roles` (flat or nested); a node without `node.roles` has every role.
+ */
+function nodeRoleLabels(config: any): Record<string, string> {
+  const roles = config?.['node.roles'] ?? config?.node?.roles;
+  return Object.fromEntries(
+    NODE_ROLES.map(r => [`elasticsearch.k8s.elastic.co/node-${r}`, String(!Array.isArray(roles) || roles.includes(r))]),
+  );
+}
+
 function desired(cr: StoredObject): DesiredState {
   const s = spec(cr);
   const name = cr.metadata.name;
@@ -59,6 +72,7 @@ function desired(cr: StoredObject): DesiredState {
         ...clusterLabels,
         'elasticsearch.k8s.elastic.co/statefulset-name': sts,
       },
+      podLabels: () => nodeRoleLabels(ns.config),
       container: 'elasticsearch',
       claim: {
         name: (pod: string) => `elasticsearch-data-${pod}`,

@@ -55,7 +55,10 @@ function desired(cr: StoredObject): DesiredState {
         }),
         image: `${repo}/${edition}-server:${version}`,
         serviceName: `${name}-instances`,
-        labels,
+        labels: { ...labels, component: 'mysqld', 'mysql.oracle.com/instance-type': 'group-member' },
+        // the operator labels each ONLINE member with its Group Replication role; the first is
+        // the primary in this emulation
+        podLabels: (_pod, i) => ({ 'mysql.oracle.com/cluster-role': i === 0 ? 'PRIMARY' : 'SECONDARY' }),
         container: 'mysql',
         claim: {
           name: pod => `datadir-${pod}`,

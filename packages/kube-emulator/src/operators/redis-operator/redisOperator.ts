@@ -76,6 +76,10 @@ function statefulSet(
     image,
     serviceName: `${name}-headless`,
     labels: { app: name, redis_setup_type: role, role },
+    // what the operator's healer labels each data pod after asking it (INFO replication)
+    ...(role === 'sentinel'
+      ? {}
+      : { podLabels: (_pod: string, i: number) => ({ 'redis-role': redisRole(role, i) }) }),
     container: name,
     // The claim template is named after the StatefulSet (k8sutils/statefulset.go).
     ...(s.storage?.volumeClaimTemplate
@@ -88,6 +92,12 @@ function statefulSet(
         }
       : {}),
   };
+}
+
+/** A data pod's role: leaders and the first replication pod are masters (the emulation fails none over). */
+function redisRole(setRole: string, index: number): 'master' | 'slave' {
+  if (setRole === 'follower') return 'slave';
+  return setRole === 'replication' && index > 0 ? 'slave' : 'master';
 }
 
 function desired(cr: StoredObject, k: CustomKind): DesiredState {

@@ -1,0 +1,150 @@
+import type { DatabaseInstance, DatabaseMember, DatabaseMemberRole } from '@internal/plugin-databases-common';
+import type { KubeObject, OperatorAdapter, RelatedLookup, RelatedRef, ResourceType, SourceKind } from '../types';
+import { asArray, asRecord, asString, namespaceOf } from './read';
+
+const ZONE_LABEL = 'topology.kubernetes.io/zone';
+
+/** One pod an operator runs for an object, and the headless Service that names it in DNS. */
+export interface ExpectedMember {
+  pod: string;
+  /** Absent where the operator makes no headless Service (CloudNativePG). */
+  headless?: string;
+}
+
+/** A member's role as its adapter reads it. */
+export interface MemberRole {
+  role: DatabaseMemberRole;
+  engineRole?: string;
+  since?: string;
+}
+
+/**
+ * How an adapter reads its members: the operator's pods (watched with the labels the operator
+ * documents, so only its pods are cached, and slimmed to what is read), which pods an object
+ * has, and each one's role. Pure: the pods come from the watch cache.
+ */
+export interface MemberSource {
+  pods: ResourceType;
+  expected(source: KubeObject, kind: SourceKind): ExpectedMember[];
+  role(source: KubeObject, kind: SourceKind, name: string, pod: KubeObject | undefined): MemberRole;
+}
+
+/**
+ * The pod type of an operator's members: core/v1 pods with `labelSelector`, each kept as its
+ * name, the labels and annotations named (and the zone label), its node and its Ready
+ * condition: a few hundred bytes where a pod is several KiB.
+ */
+export function memberPods(
+  labelSelector: string,
+  keep: { labels?: readonly string[]; annotations?: readonly string[] } = {},
+): ResourceType {
+  const labels = [...(keep.labels ?? []), ZONE_LABEL];
+  const annotations = keep.annotations ?? [];
+  return {
+    group: '',
+    version: 'v1',
+    plural: 'pods',
+    kind: 'Pod',
+    labelSelector,
+    slim: pod => slimPod(pod, labels, annotations),
+  };
+}
+
+function picked(from: Record<string, string> | undefined, keys: readonly string[]): Record<string, string> | undefined {
+  if (!from) return undefined;
+  let out: Record<string, string> | undefined;
+  for (const key of keys) {
+    if (typeof from[key] === 'string') (out ??= {})[key] = from[key];
+  }
+  return out;
+}
+
+function slimPod(pod: KubeObject, labels: readonly string[], annotations: readonly string[]): KubeObject {
+  const meta = pod.metadata ?? {};
+  const ready = asArray(asRecord(pod.status)?.conditions)
+    .map(asRecord)
+    .find(c => c?.type === 'Ready');
+  const kept = {
+    labels: picked(meta.labels, labels),
+    annotations: picked(meta.annotations, annotations),
+  };
+  return {
+    metadata: {
+      name: meta.name,
+      namespace: meta.namespace,
+      resourceVersion: meta.resourceVersion,
+      ...(meta.deletionTimestamp ? { deletionTimestamp: meta.deletionTimestamp } : {}),
+      ...(kept.labels ? { labels: kept.labels } : {}),
+      ...(kept.annotations ? { annotations: kept.annotations } : {}),
+    },
+    ...(asString(asRecord(pod.spec)?.nodeName) ? { spec: { nodeName: pod.spec.nodeName } } : {}),
+    ...(ready
+      ? { status: { conditions: [{ type: 'Ready', status: ready.status, lastTransitionTime: ready.lastTransitionTime }] } }
+      : {}),
+  };
+}
+
+/** The pod's Ready condition is True (a pod being deleted is not ready, as endpoints treat it). */
+export function podReady(pod: KubeObject | undefined): boolean {
+  if (!pod || pod.metadata?.deletionTimestamp) return false;
+  return asArray(asRecord(pod.status)?.conditions).some(c => asRecord(c)?.type === 'Ready' && asRecord(c)?.status === 'True');
+}
+
+/** A label of the pod, where it has it. */
+export const podLabel = (pod: KubeObject | undefined, key: string): string | undefined =>
+  asString(pod?.metadata?.labels?.[key]);
+
+/** The members of `source`, in the order its operator names them. */
+export function readMembers(
+  members: MemberSource,
+  source: KubeObject,
+  kind: SourceKind,
+  related: RelatedLookup,
+): DatabaseMember[] {
+  const namespace = namespaceOf(source);
+  return members.expected(source, kind).map(({ pod: name, headless }) => {
+    const pod = related.get({ type: members.pods, namespace, name });
+    const { role, engineRole, since } = members.role(source, kind, name, pod);
+    const node = asString(asRecord(pod?.spec)?.nodeName);
+    const zone = podLabel(pod, ZONE_LABEL);
+    return {
+      name,
+      role,
+      ...(engineRole ? { engineRole } : {}),
+      ready: podReady(pod),
+      ...(headless ? { host: `${name}.${headless}.${namespace}.svc` } : {}),
+      ...(node ? { node } : {}),
+      ...(zone ? { zone } : {}),
+      ...(since ? { since } : {}),
+    };
+  });
+}
+
+/** `<name>-<i>` for i in [from, from + count): how StatefulSets name their pods. */
+export function ordinalPods(set: string, count: number, headless?: string, from = 0): ExpectedMember[] {
+  return Array.from({ length: Math.max(0, count) }, (_, i) => ({ pod: `${set}-${i + from}`, ...(headless ? { headless } : {}) }));
+}
+
+/**
+ * The adapter with its members: their pods among the related objects it watches and reads, and
+ * `status.members` on every instance it projects.
+ */
+export function withMembers(adapter: OperatorAdapter, members: MemberSource): OperatorAdapter {
+  return {
+    ...adapter,
+    members,
+    relatedTypes: [...adapter.relatedTypes, members.pods],
+    relatedRefs(source, kind): RelatedRef[] {
+      const namespace = namespaceOf(source);
+      return [
+        ...adapter.relatedRefs(source, kind),
+        ...members.expected(source, kind).map(m => ({ type: members.pods, namespace, name: m.pod })),
+      ];
+    },
+    project(source, kind, related): DatabaseInstance {
+      const instance = adapter.project(source, kind, related);
+      const list = readMembers(members, source, kind, related);
+      return list.length && instance.status ? { ...instance, status: { ...instance.status, members: list } } : instance;
+    },
+  };
+}
