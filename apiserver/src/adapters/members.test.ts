@@ -235,7 +235,13 @@ describe('status.members', () => {
         annotations: { 'mysql.oracle.com/membership-info': '{}' },
       },
       spec: { nodeName: 'node-a' },
-      status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
+      status: { conditions: [{ type: 'Ready', status: 'True' }] },
     });
+    // what many pods have alike is one shared, frozen copy
+    const other = found.adapter.members!.pods.slim!(pod('b-0', 'ns', { labels: { 'mysql.oracle.com/cluster-role': 'PRIMARY', 'topology.kubernetes.io/zone': 'z1' } }));
+    expect(other.metadata!.labels).toBe(slim.metadata!.labels);
+    expect(other.status).toBe(slim.status);
+    expect(other.spec).toBe(slim.spec);
+    expect(Object.isFrozen(other.status)).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 import type { OperatorAdapter, SourceKind } from '../adapters/types';
 import type { RolloutMemory } from '../status/rolloutMemory';
 import type { SourceObject } from './SourceObjects';
+import { KeyIndex } from './KeyIndex';
 import { claimKey, objectKey } from './storeKeys';
 
 /** One operator object the store serves an instance for, and what it is built from. */
@@ -13,23 +14,6 @@ export interface SourceEntry {
   relatedKeys: string[];
 }
 
-function addTo(map: Map<string, Set<string>>, key: string, value: string): void {
-  let set = map.get(key);
-  if (!set) {
-    set = new Set();
-    map.set(key, set);
-  }
-  set.add(value);
-}
-
-function removeFrom(map: Map<string, Set<string>>, key: string, value: string): void {
-  const set = map.get(key);
-  set?.delete(value);
-  if (set && set.size === 0) {
-    map.delete(key);
-  }
-}
-
 /**
  * The source objects the store knows, with the indexes a change is followed through: from a
  * related object to the source objects built from it, and from a `namespace/name` to the
@@ -40,9 +24,9 @@ export class SourceEntries {
   /** Per source object: what this replica saw of its rollouts (see applyRolloutMemory). */
   private readonly rollouts = new Map<string, RolloutMemory>();
   /** Name group (`namespace/name`) → keys of the source objects claiming it. */
-  private readonly nameClaims = new Map<string, Set<string>>();
+  private readonly nameClaims = new KeyIndex();
   /** Related object key → keys of the source objects built from it. */
-  private readonly reverse = new Map<string, Set<string>>();
+  private readonly reverse = new KeyIndex();
 
   get(key: string): SourceEntry | undefined {
     return this.entries.get(key);
@@ -64,12 +48,12 @@ export class SourceEntries {
 
   /** Keys of the source objects built from the related object `relatedKey`. */
   dependents(relatedKey: string): string[] {
-    return [...(this.reverse.get(relatedKey) ?? [])];
+    return this.reverse.get(relatedKey);
   }
 
   /** Keys of the source objects claiming `namespace/name`. */
   claimKeys(group: string): string[] {
-    return [...(this.nameClaims.get(group) ?? [])];
+    return this.nameClaims.get(group);
   }
 
   /** The entries claiming `namespace/name`. */
@@ -122,11 +106,11 @@ export class SourceEntries {
   private set(entry: SourceEntry): string {
     this.unlinkRelated(entry.key);
     for (const rel of entry.relatedKeys) {
-      addTo(this.reverse, rel, entry.key);
+      this.reverse.add(rel, entry.key);
     }
     this.entries.set(entry.key, entry);
     const group = claimKey(entry.namespace, entry.name);
-    addTo(this.nameClaims, group, entry.key);
+    this.nameClaims.add(group, entry.key);
     return group;
   }
 
@@ -140,13 +124,13 @@ export class SourceEntries {
     this.entries.delete(key);
     this.rollouts.delete(key);
     const group = claimKey(old.namespace, old.name);
-    removeFrom(this.nameClaims, group, key);
+    this.nameClaims.remove(group, key);
     return group;
   }
 
   private unlinkRelated(key: string): void {
     for (const rel of this.entries.get(key)?.relatedKeys ?? []) {
-      removeFrom(this.reverse, rel, key);
+      this.reverse.remove(rel, key);
     }
   }
 }

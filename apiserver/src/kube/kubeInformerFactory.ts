@@ -10,7 +10,7 @@ import type {
   InformerFactory,
   ResourceInformer,
 } from '../cache/ResourceInformer';
-import { kubeRequest } from './kubeRequest';
+import { listAllPages } from './listAllPages';
 import { resourcePath } from './resourcePath';
 
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
@@ -42,8 +42,9 @@ export type ObjectTransform = (
 ) => KubeObject;
 
 /**
- * InformerFactory over client-node's ListWatch: list then watch of every object of a type in
- * all namespaces, with `transform` applied to list items and watch events before caching.
+ * InformerFactory over client-node's ListWatch: list (in pages) then watch of every object of a
+ * type in all namespaces (those with its label selector, where it has one), with `transform`
+ * applied to list items and watch events before caching.
  */
 export function kubeInformerFactory(
   kc: KubeConfig,
@@ -51,27 +52,18 @@ export function kubeInformerFactory(
 ): InformerFactory {
   return (type, hooks) => {
     const path = resourcePath(type);
-    const listPath = type.labelSelector
-      ? `${path}?labelSelector=${encodeURIComponent(type.labelSelector)}`
-      : path;
+    const query: Record<string, string> = type.labelSelector ? { labelSelector: type.labelSelector } : {};
     const listFn = async (): Promise<
       KubernetesListObject<KubernetesObject>
     > => {
-      const list = await kubeRequest<KubernetesListObject<KubernetesObject>>(
-        kc,
-        {
-          method: 'GET',
-          path: listPath,
-          timeoutMs: 120_000,
-        },
-      );
-      list.items = (list.items ?? []).map(
-        o => transform(type, o as KubeObject) as KubernetesObject,
-      );
+      const items: KubernetesObject[] = [];
+      const resourceVersion = await listAllPages(kc, path, query, o => {
+        items.push(transform(type, o) as KubernetesObject);
+      });
       // ListWatch delivers these items synchronously right after this promise settles;
       // setImmediate runs after that, so "listed" means "delivered".
-      setImmediate(() => hooks.onListed(list.metadata?.resourceVersion));
-      return list;
+      setImmediate(() => hooks.onListed(resourceVersion));
+      return { metadata: { resourceVersion }, items } as KubernetesListObject<KubernetesObject>;
     };
     const watch = new Watch(kc);
     const transforming = {

@@ -1,6 +1,6 @@
 import { Watch, type KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject, ResourceType } from '../adapters/types';
-import { kubeRequest } from './kubeRequest';
+import { listAllPages } from './listAllPages';
 import { resourcePath } from './resourcePath';
 import { toStatusError } from './toStatusError';
 
@@ -19,7 +19,6 @@ export interface StreamReader {
   error?(err: unknown): void;
 }
 
-const PAGE = 500;
 const MAX_BACKOFF_MS = 30_000;
 
 /**
@@ -59,18 +58,9 @@ export class UncachedStream {
 
   private async relist(): Promise<void> {
     this.reader.relisting?.();
-    const path = resourcePath(this.type);
-    let cont: string | undefined;
-    do {
-      const query = new URLSearchParams({ limit: String(PAGE), ...(cont && { continue: cont }) });
-      const page = await kubeRequest<{ items?: KubeObject[]; metadata?: { resourceVersion?: string; continue?: string } }>(
-        this.kc,
-        { method: 'GET', path: `${path}?${query}`, timeoutMs: 120_000 },
-      );
-      for (const item of page.items ?? []) if (!this.stopped) this.reader.observe(item, 'ADDED');
-      cont = page.metadata?.continue || undefined;
-      this.rv = page.metadata?.resourceVersion ?? this.rv;
-    } while (cont && !this.stopped);
+    this.rv =
+      (await listAllPages(this.kc, resourcePath(this.type), {}, item => this.reader.observe(item, 'ADDED'), () => this.stopped)) ??
+      this.rv;
     this.reader.listed?.();
   }
 

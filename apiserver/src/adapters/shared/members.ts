@@ -50,6 +50,21 @@ export function memberPods(
   };
 }
 
+/**
+ * One copy of each of the few values many pods share (namespaces, nodes, role label sets, the
+ * Ready status), frozen: the cache's objects are never mutated. Bounded, for a cluster of many
+ * distinct values (beyond it values are kept as they come).
+ */
+const SHARED_LIMIT = 50_000;
+const shared = new Map<string, any>();
+function share<T>(key: string, make: () => T): T {
+  const held = shared.get(key);
+  if (held !== undefined) return held;
+  const value = make();
+  if (shared.size < SHARED_LIMIT) shared.set(key, typeof value === 'object' && value ? Object.freeze(value) : value);
+  return value;
+}
+
 function picked(from: Record<string, string> | undefined, keys: readonly string[]): Record<string, string> | undefined {
   if (!from) return undefined;
   let out: Record<string, string> | undefined;
@@ -59,28 +74,33 @@ function picked(from: Record<string, string> | undefined, keys: readonly string[
   return out;
 }
 
+const readyStatus = (status: unknown) =>
+  share(`status\0${status}`, () => ({ conditions: [Object.freeze({ type: 'Ready', status })] }));
+
+/**
+ * A pod as the cache keeps it: name, namespace, resourceVersion, the labels and annotations
+ * named, its node and its Ready condition's status, every part many pods have alike shared.
+ */
 function slimPod(pod: KubeObject, labels: readonly string[], annotations: readonly string[]): KubeObject {
   const meta = pod.metadata ?? {};
   const ready = asArray(asRecord(pod.status)?.conditions)
     .map(asRecord)
     .find(c => c?.type === 'Ready');
-  const kept = {
-    labels: picked(meta.labels, labels),
-    annotations: picked(meta.annotations, annotations),
-  };
+  const keptLabels = picked(meta.labels, labels);
+  const keptAnnotations = picked(meta.annotations, annotations);
+  const node = asString(asRecord(pod.spec)?.nodeName);
+  const namespace = typeof meta.namespace === 'string' ? share(`ns\0${meta.namespace}`, () => meta.namespace) : undefined;
   return {
     metadata: {
       name: meta.name,
-      namespace: meta.namespace,
+      namespace,
       resourceVersion: meta.resourceVersion,
       ...(meta.deletionTimestamp ? { deletionTimestamp: meta.deletionTimestamp } : {}),
-      ...(kept.labels ? { labels: kept.labels } : {}),
-      ...(kept.annotations ? { annotations: kept.annotations } : {}),
+      ...(keptLabels ? { labels: share(`labels\0${JSON.stringify(keptLabels)}`, () => keptLabels) } : {}),
+      ...(keptAnnotations ? { annotations: keptAnnotations } : {}),
     },
-    ...(asString(asRecord(pod.spec)?.nodeName) ? { spec: { nodeName: pod.spec.nodeName } } : {}),
-    ...(ready
-      ? { status: { conditions: [{ type: 'Ready', status: ready.status, lastTransitionTime: ready.lastTransitionTime }] } }
-      : {}),
+    ...(node ? { spec: share(`node\0${node}`, () => ({ nodeName: node })) } : {}),
+    ...(ready ? { status: readyStatus(asString(ready.status)) } : {}),
   };
 }
 
