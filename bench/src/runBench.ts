@@ -8,6 +8,7 @@ import { eventFigures } from './figures/eventFigures';
 import { frontendFigures } from './figures/frontendFigures';
 import { listFigures } from './figures/listFigures';
 import { applyFigures } from './figures/applyFigures';
+import { memberFigures } from './figures/memberFigures';
 import { memoryFigures } from './figures/memoryFigures';
 import { warmLists } from './figures/warmLists';
 import { slowWatcherFigures } from './figures/slowWatcherFigures';
@@ -39,6 +40,7 @@ const GROUP_RUNNERS: Partial<Record<Group, FigureGroup>> = {
   events: eventFigures,
   writes: writeFigures,
   apply: applyFigures,
+  members: memberFigures,
 };
 
 /** Backstage and browser figures run up to this size (the issue sets their targets at 10,000). */

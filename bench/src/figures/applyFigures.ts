@@ -3,12 +3,10 @@ import type { PlannedRequest } from '../client/clientChild';
 import type { PopulatedInstance } from '../population/populate';
 import { makeFigure, type Figure } from '../report/Figure';
 import { summarize } from '../report/stats';
-import type { MemoryUsage } from '../system/ApiserverProcess';
 import { WRITER } from '../system/BenchCluster';
 import type { SizeContext } from './types';
-import { warmLists } from './warmLists';
+import { freshMemoryPairs, pairsNote } from './freshMemoryPairs';
 
-const KiB = 1024;
 const MANAGER = 'flux';
 const REVISION = 'bench.dbaas.platform.dev/revision';
 const TIME = '2026-12-01T00:00:00Z';
@@ -66,21 +64,9 @@ function stamp(ctx: SizeContext, withRecord: boolean) {
   }
 }
 
-/** Memory of a fresh apiserver over the emulator as it is now, every list format served once. */
-async function freshMemory(ctx: SizeContext): Promise<MemoryUsage> {
-  const apiserver = await ctx.cluster.startApiserver();
-  try {
-    await apiserver.waitReady();
-    await warmLists(ctx.cluster, apiserver);
-    return await apiserver.memory();
-  } finally {
-    await apiserver.stop();
-  }
-}
-
 /**
- * Server-side apply. Memory: a fresh apiserver over the population with Flux's label on every
- * instance, against one where every instance also has the record Flux's apply leaves (the
+ * Server-side apply. Memory: fresh apiservers over the population with Flux's label on every
+ * instance, against ones where every instance also has the record Flux's apply leaves (the
  * instance's `managedFields`, one manager), each after every list format was served: the
  * steady cost of the records, as after a restart, without what a burst of writes leaves behind.
  * Then timed applies through the running apiserver, one at a time: an unchanged config (Flux's
@@ -89,11 +75,7 @@ async function freshMemory(ctx: SizeContext): Promise<MemoryUsage> {
  */
 export async function applyFigures(ctx: SizeContext): Promise<Figure[]> {
   const { size, client, instances } = ctx;
-  stamp(ctx, false);
-  const without = await freshMemory(ctx);
-  stamp(ctx, true);
-  const withRecords = await freshMemory(ctx);
-  const perInstance = (a: number, b: number) => (b - a) / size / KiB;
+  const memory = await freshMemoryPairs(ctx, { a: () => stamp(ctx, false), b: () => stamp(ctx, true) });
 
   const target = ctx.cluster.apiserverTarget(ctx.apiserver.port, WRITER);
   const n = ctx.iterations.small + ctx.iterations.warmup;
@@ -130,7 +112,7 @@ export async function applyFigures(ctx: SizeContext): Promise<Figure[]> {
       `p50 ${u.p50.toFixed(1)} ms, n=${u.n}; nothing written (checked)`),
     makeFigure('server-side apply, changed: answered p99', size, c.p99, 'ms', atTarget ? { op: '<=', value: 50 } : undefined,
       `p50 ${c.p50.toFixed(1)} ms, n=${c.n}; a label value changed: the operator object written, answered once the cache has it`),
-    makeFigure('server-side apply: RSS per instance of its managed fields', size, perInstance(without.rss, withRecords.rss), 'KiB', atTarget ? { op: '<=', value: 1 } : undefined,
-      `fresh apiservers, lists served, with and without Flux's record (${FLUX_RECORD.length} bytes) on every instance; heap ${perInstance(without.heapUsed, withRecords.heapUsed).toFixed(2)} KiB, external ${perInstance(without.external, withRecords.external).toFixed(2)} KiB per instance`),
+    makeFigure('server-side apply: RSS per instance of its managed fields', size, memory.rss, 'KiB', atTarget ? { op: '<=', value: 1 } : undefined,
+      `with and without Flux's record (${FLUX_RECORD.length} bytes) on every instance; ${pairsNote(memory)}`),
   ];
 }

@@ -16,9 +16,12 @@ export interface Template {
   object: Json;
   /** StatefulSets the emulated operator created for it, with their status. */
   statefulSets: Json[];
+  /** Its member pods (owned by it or its StatefulSets), with their status. */
+  pods: Json[];
 }
 
 export const STATEFULSETS = { group: 'apps', version: 'v1', plural: 'statefulsets' } as const;
+export const PODS = { group: '', version: 'v1', plural: 'pods' } as const;
 const NAMESPACES = { group: '', version: 'v1', plural: 'namespaces' } as const;
 const SECRETS = { group: '', version: 'v1', plural: 'secrets' } as const;
 
@@ -76,18 +79,21 @@ export async function buildTemplates(variants: Variant[] = allVariants()): Promi
     });
     for (let i = 0; i < ROUNDS; i++) operators.tick();
     const sets = store.list(STATEFULSETS, TEMPLATE_NAMESPACE);
+    const pods = store.list(PODS, TEMPLATE_NAMESPACE) as Json[];
     return made.map(({ variant, name }) => {
       const object = store.get(variant.kind, TEMPLATE_NAMESPACE, name) as Json;
       const uid = object.metadata.uid;
       const statefulSets = sets.filter(s =>
         (s.metadata.ownerReferences ?? []).some(r => r.uid === uid),
       ) as Json[];
+      const owners = new Set([uid, ...statefulSets.map(s => s.metadata.uid)]);
       return {
         variant,
         name,
         namespace: TEMPLATE_NAMESPACE,
         object: withReadySpec(variant, object, statefulSets),
         statefulSets,
+        pods: pods.filter(p => (p.metadata.ownerReferences ?? []).some((r: Json) => owners.has(r.uid))),
       };
     });
   } finally {

@@ -1,5 +1,5 @@
 import type { KubeEmulator } from '@internal/kube-emulator';
-import { STATEFULSETS, type Json, type Template } from './buildTemplates';
+import { PODS, STATEFULSETS, type Json, type Template } from './buildTemplates';
 
 /** Catalog label tying an instance to its component (`LABEL_BACKSTAGE_KUBERNETES_ID`). */
 export const COMPONENT_LABEL = 'backstage.io/kubernetes-id';
@@ -83,7 +83,11 @@ export function populate(emulator: KubeEmulator, templates: Template[], options:
       store.create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name } } });
     }
   }
-  const texts = new Map<Template, { object: string; sets: string[] }>();
+  const texts = new Map<Template, { object: string; sets: string[]; pods: string[] }>();
+  const withoutServerFields = (o: Json) => {
+    const { uid: _u, resourceVersion: _r, creationTimestamp: _c, generation: _g, ...m } = o.metadata;
+    return JSON.stringify({ ...o, metadata: m });
+  };
   const textOf = (t: Template) => {
     let hit = texts.get(t);
     if (!hit) {
@@ -91,16 +95,15 @@ export function populate(emulator: KubeEmulator, templates: Template[], options:
       const { uid: _u, resourceVersion: _r, creationTimestamp: _c, generation: _g, ...metadata } = t.object.metadata;
       hit = {
         object: JSON.stringify({ ...object, metadata }),
-        sets: t.statefulSets.map(s => {
-          const { uid: _su, resourceVersion: _sr, creationTimestamp: _sc, generation: _sg, ...m } = s.metadata;
-          return JSON.stringify({ ...s, metadata: m });
-        }),
+        sets: t.statefulSets.map(withoutServerFields),
+        pods: t.pods.map(withoutServerFields),
       };
       texts.set(t, hit);
     }
     return hit;
   };
   const statefulSetStatus = store.resource(STATEFULSETS)?.statusSubresource ? { subresource: 'status' as const } : undefined;
+  const podStatusWrite = store.resource(PODS)?.statusSubresource ? { subresource: 'status' as const } : undefined;
   const out: PopulatedInstance[] = [];
   const assigned = assignTemplates(templates, options.count);
   assigned.forEach((t, i) => {
@@ -118,12 +121,22 @@ export function populate(emulator: KubeEmulator, templates: Template[], options:
       const sub = store.resource(t.variant.kind)?.statusSubresource;
       store.update(t.variant.kind, { ...created, status }, sub ? { subresource: 'status' } : undefined);
     }
+    const setUids = new Map<string, string>();
     text.sets.forEach(setText => {
       const set = stamp(setText, t, name, namespace);
       for (const ref of set.metadata.ownerReferences ?? []) ref.uid = created.metadata.uid;
       const { status: setStatus, ...body } = set;
       const made = store.create(STATEFULSETS, body);
+      setUids.set(made.metadata.name, made.metadata.uid);
       if (setStatus !== undefined) store.update(STATEFULSETS, { ...made, status: setStatus }, statefulSetStatus);
+    });
+    // the member pods, owned by their StatefulSet or (CloudNativePG) the operator object
+    text.pods.forEach(podText => {
+      const pod = stamp(podText, t, name, namespace);
+      for (const ref of pod.metadata.ownerReferences ?? []) ref.uid = (ref.kind === 'StatefulSet' && setUids.get(ref.name)) || created.metadata.uid;
+      const { status: podStatus, ...body } = pod;
+      const made = store.create(PODS, body);
+      if (podStatus !== undefined) store.update(PODS, { ...made, status: podStatus }, podStatusWrite);
     });
     out.push({ namespace, name, template: t, component });
   });
