@@ -609,6 +609,77 @@ if (choice.kind === 'skip') {
         STEP,
       );
 
+      it.each(ENGINE_CASES.map(c => [c.engine, c] as const))(
+        '%s: status.members lists the members the operator object asks for, none ready on a cluster where no operator runs their pods',
+        async (_engine, c) => {
+          const instance = await kubectl.json(['get', 'dbi', nameOf(c), '-n', ns]);
+          const members: Array<{ name: string; ready: boolean }> = instance.status.members ?? [];
+          expect(members.length).toBeGreaterThan(0);
+          expect(members.filter(m => m.ready)).toEqual([]);
+          expect(new Set(members.map(m => m.name)).size).toBe(members.length);
+        },
+        STEP,
+      );
+
+      it(
+        'mysql: members follow the pods the operator labels (the suite writes them): roles, readiness, DNS names, -o wide PRIMARY',
+        async () => {
+          const mysql = ENGINE_CASES.find(c => c.engine === 'mysql')!;
+          const name = nameOf(mysql);
+          const count = samples.get('mysql')!.spec.instances ?? 1;
+          // a pod needs its namespace's default ServiceAccount (no controller-manager may make it)
+          const sa = await kubectl.run(['create', 'serviceaccount', 'default', '-n', ns]);
+          if (sa.code !== 0 && !/AlreadyExists/.test(sa.stderr)) throw new Error(`create serviceaccount default: ${sa.stderr}`);
+          const pods = Array.from({ length: count }, (_, i) => ({
+            apiVersion: 'v1',
+            kind: 'Pod',
+            metadata: {
+              name: `${name}-${i}`,
+              namespace: ns,
+              // what the operator sets (cluster_objects.py) and what its probes label an ONLINE member
+              labels: {
+                component: 'mysqld',
+                tier: 'mysql',
+                'mysql.oracle.com/cluster': name,
+                'mysql.oracle.com/instance-type': 'group-member',
+                'mysql.oracle.com/cluster-role': i === 1 ? 'PRIMARY' : 'SECONDARY',
+              },
+            },
+            // gated: no scheduler binds it and no kubelet rewrites the status the suite writes
+            spec: {
+              schedulingGates: [{ name: 'dbaas.platform.dev/conformance' }],
+              containers: [{ name: 'mysql', image: 'registry.k8s.io/pause:3.9' }],
+            },
+          }));
+          try {
+            await kubectl.ok(['create', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: pods }));
+            for (const pod of pods)
+              await kubectl.ok([
+                'patch', 'pod', pod.metadata.name, '-n', ns, '--subresource=status', '--type=merge', '-p',
+                JSON.stringify({ status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }] } }),
+              ]);
+            const members = await eventually(async () => {
+              const got = (await kubectl.json(['get', 'dbi', name, '-n', ns])).status.members ?? [];
+              return got.length === count && got.every((m: any) => m.ready) ? got : undefined;
+            }, `${count} ready members of ${name}`);
+            expect(members).toEqual(
+              pods.map((p, i) => ({
+                name: p.metadata.name,
+                role: i === 1 ? 'primary' : 'replica',
+                engineRole: i === 1 ? 'PRIMARY' : 'SECONDARY',
+                ready: true,
+                host: `${p.metadata.name}.${name}-instances.${ns}.svc`,
+              })),
+            );
+            const row = parseTable(await kubectl.ok(['get', 'dbi', name, '-n', ns, '-o', 'wide']))[0];
+            expect(row.PRIMARY).toBe(`${name}-1`);
+          } finally {
+            await kubectl.run(['delete', 'pod', ...pods.map(p => p.metadata.name), '-n', ns, '--grace-period=0', '--force', '--ignore-not-found']);
+          }
+        },
+        STEP,
+      );
+
       it(
         'an unknown field selector is a 400 naming the supported fields',
         async () => {

@@ -1,39 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from './support/browser';
-import { repoRoot, startPortal, type Portal } from './support/startPortal';
+import { portalSession, SCREENSHOTS, SCREENSHOT_REFRESH } from './support/portalSession';
+import { startPortal, type Portal } from './support/startPortal';
 
-// Screenshots go to a temporary folder; `yarn screenshots` writes the README's (docs/screenshots).
-const REFRESH = process.env.DBAAS_SCREENSHOTS_DIR;
-const SCREENSHOTS = REFRESH ? path.resolve(repoRoot, REFRESH) : mkdtempSync(path.join(tmpdir(), 'dbaas-screenshots-'));
 const COMPONENT = 'notifications';
 const NAME = `e2e-galera-${Date.now().toString(36)}`;
 
 let portal: Portal;
 let browser: { context: BrowserContext; close(): Promise<void> };
 let page: Page;
-
-async function shot(name: string) {
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: false });
-}
-
-/** Signs in through the guest card (unless this browser already has) and waits for the app behind it. */
-async function signIn(baseUrl: string) {
-  await page.goto(baseUrl);
-  const enter = page.getByRole('button', { name: /enter/i });
-  const app = page.getByRole('link', { name: 'Databases' }).first();
-  await enter.or(app).first().waitFor();
-  if (await enter.isVisible()) await enter.click();
-  await app.waitFor();
-}
-
-async function pick(label: RegExp, option: string | RegExp) {
-  await page.getByRole('button', { name: label }).click();
-  await page.getByRole('option', { name: option }).click();
-}
+const { shot, signIn: signInAt, pick } = portalSession(() => page);
+const signIn = (baseUrl: string) => signInAt(baseUrl, 'Databases');
 
 /** Starts a portal and a browser page on it (each describe has its own). */
 async function openPortal(options?: Parameters<typeof startPortal>[0]): Promise<Portal> {
@@ -71,7 +50,7 @@ async function step(name: string, fn: () => Promise<void>) {
 }
 
 afterAll(() => {
-  if (!REFRESH) rmSync(SCREENSHOTS, { recursive: true, force: true });
+  if (!SCREENSHOT_REFRESH) rmSync(SCREENSHOTS, { recursive: true, force: true });
 });
 
 describe('the portal in a browser', () => {
@@ -189,6 +168,9 @@ describe('the portal in a browser', () => {
     });
     await step('watch it reach Ready', async () => {
       await page.getByTestId('phase-banner').filter({ hasText: /^Ready/ }).waitFor({ timeout: 90_000 });
+      // its members, as CloudNativePG labels its pods: the first instance the primary
+      const members = page.getByRole('table', { name: 'Members' });
+      await members.getByRole('row').filter({ hasText: `${name}-1` }).filter({ hasText: 'Primary' }).filter({ hasText: /Ready/ }).waitFor();
       await shot('instance-page-postgresql');
     });
     await step('scale it to 4 instances', async () => {
@@ -197,6 +179,8 @@ describe('the portal in a browser', () => {
       await dialog.getByRole('textbox', { name: 'Replicas' }).fill('4');
       await confirmInDialog('Scale');
       await page.getByText(/\/4$/).first().waitFor({ timeout: 60_000 });
+      // the new standby is listed as it comes up, without a reload
+      await page.getByRole('table', { name: 'Members' }).getByRole('row').filter({ hasText: `${name}-4` }).filter({ hasText: 'Replica' }).waitFor({ timeout: 60_000 });
     });
     await step('pause it (hibernation) and resume it', async () => {
       await page.getByRole('button', { name: 'Pause' }).click();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -10,7 +10,8 @@ import {
 } from '@internal/plugin-databases-common';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from './support/browser';
-import { guestToken, repoRoot, startPortal, type Portal } from './support/startPortal';
+import { portalSession, SCREENSHOTS, SCREENSHOT_REFRESH } from './support/portalSession';
+import { guestToken, startPortal, type Portal } from './support/startPortal';
 
 /**
  * The Scaffolder's Create page (@backstage/plugin-scaffolder on the new frontend system) running
@@ -18,33 +19,14 @@ import { guestToken, repoRoot, startPortal, type Portal } from './support/startP
  * OwnerPicker, the review, the task page until the databases:instance:* steps are done, and the
  * output link to the instance's page.
  */
-const REFRESH = process.env.DBAAS_SCREENSHOTS_DIR;
-const SCREENSHOTS = REFRESH ? path.resolve(repoRoot, REFRESH) : mkdtempSync(path.join(tmpdir(), 'dbaas-screenshots-'));
 const TEMPLATE = 'New service with its own database';
 const STEPS = ['Request the database', 'Wait until the database is Ready', 'Write the service skeleton'];
 
 let portal: Portal;
 let browser: { context: BrowserContext; close(): Promise<void> };
 let page: Page;
-
-async function shot(name: string) {
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: false });
-}
-
-/** Signs in through the guest card (unless this browser already has) and waits for the app behind it. */
-async function signIn(baseUrl: string) {
-  await page.goto(baseUrl);
-  const enter = page.getByRole('button', { name: /enter/i });
-  const app = page.getByRole('link', { name: 'Create' }).first();
-  await enter.or(app).first().waitFor();
-  if (await enter.isVisible()) await enter.click();
-  await app.waitFor();
-}
-
-async function pick(label: RegExp, option: string | RegExp) {
-  await page.getByRole('button', { name: label }).click();
-  await page.getByRole('option', { name: option }).click();
-}
+const { shot, signIn: signInAt, pick } = portalSession(() => page);
+const signIn = (baseUrl: string) => signInAt(baseUrl, 'Create');
 
 /** Runs one step of a story; a failure names the step and says what the page showed. */
 async function step(name: string, fn: () => Promise<void>) {
@@ -136,7 +118,7 @@ async function waitForTaskEnd(timeout: number) {
 }
 
 afterAll(() => {
-  if (!REFRESH) rmSync(SCREENSHOTS, { recursive: true, force: true });
+  if (!SCREENSHOT_REFRESH) rmSync(SCREENSHOTS, { recursive: true, force: true });
 });
 
 describe("the Scaffolder's Create page in a browser", () => {

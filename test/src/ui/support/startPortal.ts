@@ -59,6 +59,8 @@ async function waitFor(url: string, timeoutMs: number, child: ChildProcess, logs
 
 /** What the app's bundle is built from. */
 const APP_SOURCES = ['packages/app/src', 'plugins/databases/src', 'plugins/databases-common/src'];
+/** ...and the dependencies it bundles (a plugin added or upgraded changes these, not a source). */
+const APP_DEPENDENCY_FILES = ['packages/app/package.json', 'yarn.lock'];
 
 /** The newest modification time of a file under `dir`. */
 function newestUnder(dir: string): number {
@@ -77,7 +79,11 @@ function newestUnder(dir: string): number {
 export function ensureAppBuilt() {
   const index = path.join(repoRoot, 'packages/app/dist/index.html');
   const built = existsSync(index) ? statSync(index).mtimeMs : 0;
-  if (built > Math.max(...APP_SOURCES.map(dir => newestUnder(path.join(repoRoot, dir))))) return;
+  const newest = Math.max(
+    ...APP_SOURCES.map(dir => newestUnder(path.join(repoRoot, dir))),
+    ...APP_DEPENDENCY_FILES.map(file => statSync(path.join(repoRoot, file)).mtimeMs),
+  );
+  if (built > newest) return;
   // jest sets NODE_ENV=test, which would make the bundler look up a `test` browserslist env.
   const result = spawnSync('yarn', ['workspace', 'app', 'build'], {
     cwd: repoRoot,

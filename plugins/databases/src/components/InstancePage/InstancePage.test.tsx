@@ -259,4 +259,32 @@ describe('InstancePage', () => {
     expect(api.getConnection).toHaveBeenCalledWith(ref);
     expect(screen.getByRole('button', { name: 'Copy Password' })).toBeInTheDocument();
   });
+
+  it('lists the members with their roles, readiness and DNS names', async () => {
+    const api = new FakeDatabasesApi();
+    const instance = makeInstance({ name: 'orders-db' });
+    instance.instance.status!.members = [
+      { name: 'orders-db-0', role: 'primary', engineRole: 'Primary', ready: true, host: 'orders-db-0.orders-db-internal.team-a.svc', node: 'node-a', since: '2026-02-02T10:00:00Z' },
+      { name: 'orders-db-1', role: 'replica', engineRole: 'Replica', ready: false, host: 'orders-db-1.orders-db-internal.team-a.svc' },
+    ];
+    api.getInstance.mockResolvedValue(instance);
+    await render(api, true);
+    const table = screen.getByRole('table', { name: 'Members' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toHaveTextContent('orders-db-0');
+    expect(rows[0]).toHaveTextContent('Primary');
+    expect(rows[0]).toHaveTextContent('Ready');
+    expect(rows[0]).toHaveTextContent('orders-db-0.orders-db-internal.team-a.svc');
+    expect(rows[0]).toHaveTextContent('node-a');
+    expect(rows[1]).toHaveTextContent('Replica');
+    expect(rows[1]).toHaveTextContent('Not ready');
+  });
+
+  it('says when no members are known', async () => {
+    const api = new FakeDatabasesApi();
+    api.getInstance.mockResolvedValue(makeInstance({ name: 'orders-db' }));
+    await render(api, true);
+    expect(screen.getByText(/No members known/)).toBeInTheDocument();
+  });
 });

@@ -48,6 +48,7 @@ import { PhaseChip } from '../PhaseChip';
 import { ConnectionDetails } from './ConnectionDetails';
 import { DiagnosisPanel } from './DiagnosisPanel';
 import { InstanceEvents } from './InstanceEvents';
+import { MembersCard } from './MembersCard';
 import { InstanceActions } from './InstanceActions';
 import { buildTimeline, LifecycleTimeline } from './LifecycleTimeline';
 
@@ -246,6 +247,9 @@ export function InstancePage(props: { instanceRef: InstanceRef }) {
               <ConnectionDetails instanceRef={instanceRef} allowed={connection.allowed} ready={status?.phase === 'Ready'} />
             </InfoCard>
           </Box>
+        </Grid>
+        <Grid item xs={12}>
+          <MembersCard members={status?.members} />
         </Grid>
         <Grid item xs={12}>
           <InfoCard title="Events">
