@@ -223,6 +223,19 @@ describe('InformerInstanceStore', () => {
     expect(t.store.get('team-a', 'orders')?.status?.phase).toBe('Pending');
   });
 
+  it('a related object\'s write that changes nothing served is no event and no new resourceVersion; the next change goes out past it', async () => {
+    const t = await synced({ redis: [redis('orders', '15')], sts: [sts('orders', '20', 1)] });
+    stop = () => t.store.stop();
+    // a member's write (kubelet's status heartbeat, the operator's relabel) the projection does not show
+    t.sts().upsert({ ...sts('orders', '30', 1), metadata: { ...sts('orders', '30', 1).metadata, labels: { touched: 'yes' } } });
+    await settle();
+    expect(summary(t.events)).toEqual([]);
+    expect(t.store.get('team-a', 'orders')?.metadata.resourceVersion).toBe('20');
+    t.sts().upsert(sts('orders', '31', 0));
+    await settle();
+    expect(summary(t.events)).toEqual(['MODIFIED team-a/orders 31']);
+  });
+
   it('the apiserver\'s own ready-spec record changing alone is no event and no new resourceVersion', async () => {
     const t = await synced({ mariadb: [mariadb('orders', '15')] });
     stop = () => t.store.stop();
@@ -340,16 +353,17 @@ describe('InformerInstanceStore', () => {
     await settle();
     expect(t.events.map(replicasOf)).toEqual(['DELETED 70 uid-redis-team-a-orders 1', 'ADDED 71 uid-2 2', 'MODIFIED 72 uid-2 1']);
     // its StatefulSet changed too, after the first two states: they are projected with it as it
-    // is now, but each goes out at its own RV, not at the StatefulSet's, which its change carries
+    // is now, but each goes out at its own RV, not at the StatefulSet's; the StatefulSet's own
+    // change then alters nothing served, so it is no event (no MODIFIED with nothing changed)
     t.events.length = 0;
     t.inf(REDIS_KIND).remove(version('80', 1, 'uid-2'));
     t.inf(REDIS_KIND).upsert(version('81', 2, 'uid-3'));
     t.inf(REDIS_KIND).upsert(version('82', 3, 'uid-3'));
     t.sts().upsert(sts('orders', '83', 0));
     await settle();
-    expect(t.events.map(replicasOf)).toEqual(['DELETED 80 uid-2 1', 'ADDED 81 uid-3 2', 'MODIFIED 82 uid-3 3', 'MODIFIED 83 uid-3 3']);
-    expect(t.events[3].object.status?.phase).toBe('Provisioning');
-    expect(t.store.get('team-a', 'orders')).toEqual(t.events[3].object);
+    expect(t.events.map(replicasOf)).toEqual(['DELETED 80 uid-2 1', 'ADDED 81 uid-3 2', 'MODIFIED 82 uid-3 3']);
+    expect(t.events[2].object.status?.phase).toBe('Provisioning');
+    expect(t.store.get('team-a', 'orders')).toEqual(t.events[2].object);
   });
 
   it('delivers events in non-decreasing RV order when informers deliver out of order', async () => {

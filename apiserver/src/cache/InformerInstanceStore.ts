@@ -192,8 +192,9 @@ export class InformerInstanceStore implements InstanceStore {
 
   /**
    * The resourceVersion of the operator object the served `namespace/name` was last built from.
-   * It can be newer than the instance's own: a change only the apiserver's record of the Ready
-   * spec made is not served (see ServedInstances.recompute).
+   * It can be newer than the instance's own: a change that alters nothing served (the operator's
+   * unserved fields, the apiserver's record of the Ready spec) keeps the instance's resourceVersion
+   * (see ServedInstances.recompute).
    */
   builtFromRv(namespace: string, name: string): string | undefined {
     return this.served.get(namespace, name)?.sourceRv;

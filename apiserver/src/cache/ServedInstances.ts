@@ -130,15 +130,18 @@ export class ServedInstances {
         prev &&
         prev.sourceKey === entry.key &&
         prev.instance.metadata.uid === projected.metadata.uid;
-      if (same && prev.fingerprint === fingerprint && prev.baseRv === baseRv) {
-        next.set(servedName, prev.sourceRv === sourceRv ? prev : { ...prev, sourceRv });
-        continue;
-      }
-      if (same && prev.fingerprint === fingerprint && prev.readySpec !== readySpec) {
-        // Only the apiserver's own record of the Ready spec changed (it is not served): no
-        // event and no new resourceVersion, so a client holding the instance is not refused
-        // for a write it cannot see.
-        next.set(servedName, { ...prev, readySpec, sourceRv });
+      if (same && prev.fingerprint === fingerprint && (prev.sourceRv === sourceRv || prev.readySpec !== readySpec)) {
+        // Nothing served changed and the operator object is as it was (a re-delivery, or a
+        // related object moved: a member pod's write), or only the apiserver's own record of the
+        // Ready spec did: no event and no new resourceVersion, as kube-apiserver answers a write
+        // that changes nothing, and a client holding the instance is not refused for a write it
+        // cannot see. Any other write of the operator object is a MODIFIED, as its own watch says.
+        next.set(
+          servedName,
+          prev.sourceRv === sourceRv && prev.readySpec === readySpec && prev.baseRv === baseRv
+            ? prev
+            : { ...prev, baseRv, readySpec, sourceRv },
+        );
         continue;
       }
       const rv = hooks.eventRv(baseRv);

@@ -14,7 +14,7 @@ import { objectMatcher, type HandlerContext } from '../readHandlers';
 import { databaseInstances } from '../resources';
 import { notFound, StatusError } from '../StatusError';
 import { parseDeleteOptions, type DeleteOptions } from './deleteOptions';
-import { awaitRecentCreate, projectObject, rvAtLeast, sendObject, waitForCache } from './respondInstance';
+import { awaitRecentCreate, projectObject, sendObject, servedFrom, staleResourceVersion, waitForCache } from './respondInstance';
 import { conflict, preconditionFailed, toWriteError } from './toWriteError';
 import type { WriteDeps } from './WriteDeps';
 
@@ -60,7 +60,7 @@ async function deleteOne(
   const sourceRv = source.object.metadata?.resourceVersion;
   const pre = options.preconditions;
   if (pre?.uid && pre.uid !== uid) throw preconditionFailed(name, 'UID', pre.uid, uid);
-  if (pre?.resourceVersion && rvToBigInt(pre.resourceVersion) < rvToBigInt(sourceRv)) {
+  if (pre?.resourceVersion && staleResourceVersion(deps, namespace, name, pre.resourceVersion, sourceRv, current.metadata.resourceVersion)) {
     throw preconditionFailed(name, 'ResourceVersion', pre.resourceVersion, current.metadata.resourceVersion ?? '');
   }
   if (current.spec.deletionProtection === true) throw deletionProtected(name);
@@ -69,7 +69,7 @@ async function deleteOne(
   const returned = await deleteChecked(deps, namespace, name, source, options);
   if (returned?.metadata?.deletionTimestamp) {
     const deleting = returned.metadata.resourceVersion;
-    const seen = await waitForCache(deps, () => rvAtLeast(deps.store.get(namespace, name)?.metadata.resourceVersion, deleting));
+    const seen = await waitForCache(deps, () => servedFrom(deps, namespace, name, deleting));
     return (seen && deps.store.get(namespace, name)) || projectObject(source, returned, name);
   }
   await waitForCache(deps, () => deps.store.get(namespace, name)?.metadata.uid !== current.metadata.uid);

@@ -33,6 +33,31 @@ export function projectObject(
 export const rvAtLeast = (rv: string | undefined, min: string | undefined) =>
   rv !== undefined && min !== undefined && rvToBigInt(rv) >= rvToBigInt(min);
 
+/**
+ * True when the served `namespace/name` is built from its operator object at `rv` or later. Its
+ * own resourceVersion stays put when that version changed nothing served (ServedInstances).
+ */
+export const servedFrom = (deps: Pick<WriteDeps, 'store'>, namespace: string, name: string, rv: string | undefined) =>
+  rvAtLeast(deps.store.get(namespace, name)?.metadata.resourceVersion, rv) || rvAtLeast(deps.store.builtFromRv?.(namespace, name), rv);
+
+/**
+ * True when a client's resourceVersion `clientRv` is stale: the operator object changed after it
+ * (served resourceVersions can be raised by related objects and the cache, so equality would
+ * refuse fresh requests), unless what changed is nothing served and the client holds the
+ * instance as served now (a member pod's write, the operator's unserved fields).
+ */
+export function staleResourceVersion(
+  deps: Pick<WriteDeps, 'store'>,
+  namespace: string,
+  name: string,
+  clientRv: string,
+  sourceRv: string | undefined,
+  servedRv: string | undefined,
+): boolean {
+  if (rvToBigInt(clientRv) >= rvToBigInt(sourceRv)) return false;
+  return !(deps.store.builtFromRv?.(namespace, name) === sourceRv && rvAtLeast(clientRv, servedRv));
+}
+
 /** Waits until `done` holds in the store, at most `deps.cacheWaitMs`; never throws. */
 export function waitForCache(deps: WriteDeps, done: () => boolean): Promise<boolean> {
   return waitForStore(listener => deps.store.onApplied(listener), done, deps.cacheWaitMs);

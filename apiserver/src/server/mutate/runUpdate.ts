@@ -5,7 +5,6 @@ import {
   type DatabaseInstance,
 } from '@internal/plugin-databases-common';
 import type { KubeObject } from '../../adapters/types';
-import { rvToBigInt } from '../../cache/resourceVersion';
 import { managedTime, managerName, recordManagers, recordUpdate, requestManagers, type Manager } from '../../managedFields';
 import { invalid as invalidCause } from '../../writes/FieldCause';
 import { prepareUpdate } from '../../writes/validateSpec';
@@ -14,7 +13,7 @@ import { badRequest, invalid, notFound } from '../StatusError';
 import { decodeInstance } from './decodeInstance';
 import { applyMetadataChanges, effectiveMetadata } from './instanceMetadata';
 import { createMergePatch } from './mergePatch';
-import { awaitRecentCreate, projectObject, rvAtLeast, sendObject, waitForCache } from './respondInstance';
+import { awaitRecentCreate, projectObject, sendObject, servedFrom, staleResourceVersion, waitForCache } from './respondInstance';
 import { conflict, preconditionFailed, toWriteError } from './toWriteError';
 import { validateMetadata } from './validateMetadata';
 import type { WriteDeps } from './WriteDeps';
@@ -47,9 +46,8 @@ export type Desired = (current: DatabaseInstance, now: string) => { object: unkn
  * concurrency, validation (422), what the operator cannot do (422 naming the field), policy
  * (403), then a merge patch of the operator object conditioned on its resourceVersion.
  *
- * Staleness: a client's `metadata.resourceVersion` is stale when the operator object changed
- * after it (its resourceVersion is newer) — served resourceVersions can be raised by related
- * objects and the cache, so equality would refuse fresh requests. An empty resourceVersion, or a
+ * Staleness (staleResourceVersion): a client's `metadata.resourceVersion` is stale when the
+ * operator object changed after it in a way served. An empty resourceVersion, or a
  * patch that does not set one (`pinned` false), updates unconditionally. When kube-apiserver
  * reports a conflict the client could not have
  * seen (our cache was behind), the update is re-run on the newer object, as kube-apiserver
@@ -90,13 +88,7 @@ export async function runUpdate(ctx: HandlerContext, deps: WriteDeps, options: W
             invalidCause('metadata.resourceVersion', rv, 'must be a resourceVersion this server returned'),
           ]);
         }
-        // the served RV stays put when only the apiserver's own record of the Ready spec changed
-        // (ReadySpecRecorder): a client holding it, built from the current object, has seen
-        // everything a client can see
-        const unserved =
-          deps.store.builtFromRv?.(namespace, name) === sourceRv &&
-          rvToBigInt(rv) >= rvToBigInt(current.metadata.resourceVersion);
-        if (rvToBigInt(rv) < rvToBigInt(sourceRv) && !unserved) throw conflict(name);
+        if (staleResourceVersion(deps, namespace, name, rv, sourceRv, current.metadata.resourceVersion)) throw conflict(name);
       }
 
       const prepared = prepareUpdate(source.object, desired.spec, current.spec, deps.adapters, deps.validation);
@@ -156,7 +148,7 @@ export async function runUpdate(ctx: HandlerContext, deps: WriteDeps, options: W
       }
       const updatedRv = updated.metadata?.resourceVersion;
       // the served instance, not the source object: the cache re-projects after the informer has it
-      const seen = await waitForCache(deps, () => rvAtLeast(deps.store.get(namespace, name)?.metadata.resourceVersion, updatedRv));
+      const seen = await waitForCache(deps, () => servedFrom(deps, namespace, name, updatedRv));
       const answer = (seen && deps.store.get(namespace, name)) || projectObject(source, updated, name);
       sendObject(ctx.res, ctx.req.headers.accept, 200, answer, warnings);
       return;
