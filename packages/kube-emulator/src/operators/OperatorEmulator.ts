@@ -130,6 +130,8 @@ export class OperatorEmulator {
   private readonly lastErrors = new Map<string, string>();
   private timer?: NodeJS.Timeout;
   private kickTimer?: NodeJS.Immediate;
+  /** When a kick last reconciled each object (see start). */
+  private readonly kickedAt = new Map<string, number>();
   private watchHandle?: { stop(): void };
   private isPaused = false;
 
@@ -150,7 +152,10 @@ export class OperatorEmulator {
     this.watchHandle = this.store.watch(this.store.currentRV(), e =>
       this.onEvent(e),
     );
-    this.timer = setInterval(() => this.tick(), this.stepMs);
+    // a round the interval runs skips objects a kick reconciled less than half a step ago: the
+    // state a kick wrote (a scale's new pod not ready yet) lasts a while, as on a real cluster,
+    // instead of being followed by the next round a millisecond later
+    this.timer = setInterval(() => this.tick(this.stepMs / 2), this.stepMs);
     this.timer.unref?.();
   }
 
@@ -163,6 +168,7 @@ export class OperatorEmulator {
     this.kickTimer = undefined;
     this.watchHandle = undefined;
     this.pendingKicks.clear();
+    this.kickedAt.clear();
   }
 
   /** Stops all operators reconciling (new objects stay without status) until `resume()`. */
@@ -222,16 +228,20 @@ export class OperatorEmulator {
    * One reconcile round over every object of every emulated kind. Returns how many changes it made
    * (writes, plus deletions noticed), 0 when everything is at rest.
    */
-  tick(): number {
+  tick(sinceKickMs = 0): number {
     if (this.isPaused) return 0;
     let changes = 0;
     const seen = new Set<string>();
+    const now = Date.now();
     for (const op of this.operators) {
       for (const kind of op.kinds) {
         if (!this.store.resource(kind)) continue;
         for (const cr of this.store.list(kind)) {
           const key = this.key(kind, cr.metadata.namespace, cr.metadata.name);
           seen.add(key);
+          const kicked = this.kickedAt.get(key);
+          if (kicked !== undefined && now - kicked < sinceKickMs) continue;
+          this.kickedAt.delete(key);
           changes += this.guard(key, () => this.reconcile(op, kind, cr));
         }
       }
@@ -300,8 +310,10 @@ export class OperatorEmulator {
         ? this.store.get(kind, namespace || undefined, name)
         : undefined;
       const world = this.worlds.get(key);
-      if (cr) this.guard(key, () => this.reconcile(op, kind, cr));
-      else if (world) this.guard(key, () => this.forget(key, world));
+      if (cr) {
+        this.kickedAt.set(key, Date.now());
+        this.guard(key, () => this.reconcile(op, kind, cr));
+      } else if (world) this.guard(key, () => this.forget(key, world));
     }
   }
 
@@ -581,7 +593,8 @@ export class OperatorEmulator {
         changes += this.reconcileMember(cr, d, pod, owner, {
           index: i,
           ready: isReadyPod(state, i),
-          fault,
+          // a pod the controller has just started is not failing yet
+          fault: state.starting && i === state.pods - 1 ? undefined : fault,
           since,
         });
       // only the pods beyond the new count: listing the namespace per set is quadratic

@@ -31,19 +31,30 @@ const settled: StatefulSetState = {
 };
 
 describe('stepSet', () => {
-  it('brings up a new set one pod per round, never more ready than existing pods', () => {
+  it('brings up a new set one pod per round, each ready the round after it was created', () => {
     const trace = run(
       applyDesired(undefined, { name: 'x', replicas: 3, revision: 'a' }),
-      4,
+      5,
     );
-    expect(trace.map(s => [s.pods, s.ready])).toEqual([
-      [0, 0],
-      [1, 1],
-      [2, 2],
-      [3, 3],
-      [3, 3],
+    expect(trace.map(s => [s.pods, s.ready, s.starting ?? false])).toEqual([
+      [0, 0, false],
+      [1, 0, true],
+      [2, 1, true],
+      [3, 2, true],
+      [3, 3, false],
+      [3, 3, false],
     ]);
-    expect(setSettled(trace[3])).toBe(true);
+    expect(setSettled(trace[3])).toBe(false);
+    expect(setSettled(trace[4])).toBe(true);
+  });
+
+  it('a scale-up\'s new pod is not ready the round it is created', () => {
+    const trace = run(applyDesired(settled, { name: 'x', replicas: 4, revision: 'a' }), 2);
+    expect(trace.map(s => [s.pods, s.ready, s.rollingOut ?? false])).toEqual([
+      [3, 3, true],
+      [4, 3, true],
+      [4, 4, false],
+    ]);
   });
 
   it('rolls a new revision one pod at a time, with one pod not ready meanwhile', () => {

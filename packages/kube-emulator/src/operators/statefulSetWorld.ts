@@ -39,18 +39,19 @@ export function applyDesired(
 
 /**
  * One round of the emulated StatefulSet controller and kubelet: create or remove one pod, or
- * replace one pod at the new revision (it is not ready that round), then let one more pod become
- * ready. Pure.
+ * replace one pod at the new revision (a pod created or replaced is not ready that round: the
+ * kubelet has yet to start it), then let one more pod become ready. Pure.
  */
 export function stepSet(
   state: StatefulSetState,
   limits: SetLimits,
 ): StatefulSetState {
   const s = { ...state };
-  let replacing = false;
+  let starting = false;
   if (s.pods < s.replicas) {
     s.pods += 1;
     s.updated += 1;
+    starting = true;
   } else if (s.pods > s.replicas) {
     s.pods -= 1;
     s.updated = Math.min(s.updated, s.pods);
@@ -59,14 +60,14 @@ export function stepSet(
     !(limits.holdUpdate && s.updated >= s.pods - 1)
   ) {
     s.updated += 1;
-    replacing = true;
+    starting = true;
   }
   if (limits.holdUpdate && s.pods > 0) {
     s.updated = Math.min(s.updated, s.pods - 1);
     if (s.currentRevision === s.revision)
       s.currentRevision = `${s.revision}-previous`;
   }
-  const rolling = s.updated < s.pods || replacing;
+  const rolling = s.updated < s.pods || starting;
   const cap = Math.max(
     0,
     Math.min(limits.maxReady, rolling ? s.pods - 1 : s.pods),
@@ -75,12 +76,14 @@ export function stepSet(
   if (
     s.updated === s.pods &&
     s.pods === s.replicas &&
-    !replacing &&
+    !starting &&
     !limits.holdUpdate
   ) {
     s.currentRevision = s.revision;
   }
   if (s.rollingOut && setSettled(s)) s.rollingOut = false;
+  if (starting) s.starting = true;
+  else delete s.starting;
   return s;
 }
 

@@ -50,6 +50,8 @@ export interface StatefulSetState {
   currentRevision: string;
   /** A spec change (replicas or pod template) is still rolling out. */
   rollingOut?: boolean;
+  /** The last pod was created or replaced this round: not ready yet, and not (yet) failing. */
+  starting?: boolean;
 }
 
 /** A StatefulSet the operator wants for an object. */
