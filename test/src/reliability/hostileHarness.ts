@@ -1,5 +1,4 @@
-import { startSystem, type StartSystemOptions, type System } from '../support';
-import { cacheReached } from '../support/cacheCaughtUp';
+import { quiesce, startSystem, wroteSince, type StartSystemOptions, type System } from '../support';
 import { HostileApiClient, type ProbeAnswer, type ProbeRequest } from './hostileApiClient';
 
 /** Who a probe claims to be, as the aggregator asserts it with the front-proxy certificate. */
@@ -64,19 +63,13 @@ const SETTLE_BOOKMARK_MS = 500;
 export async function startHostileHarness(options: StartSystemOptions = {}): Promise<HostileHarness> {
   // bookmarks carry the cluster's resourceVersion to idle watches: see cacheReached
   const system = await startSystem({ seed: true, bookmarkIntervalMs: SETTLE_BOOKMARK_MS, ...options });
-  system.emulator.operators.settle();
-  system.emulator.operators.pause();
+  await quiesce(system, SETTLE_BOOKMARK_MS);
   const client = new HostileApiClient({
     port: system.apiserver.port,
     ca: system.emulator.certs.clusterCa.certPem,
     servername: 'api.dbaas-system.svc',
     cert: system.emulator.certs.frontProxyClient,
   });
-  // the settled state must have reached the apiserver's cache before cases compare against it,
-  // with the Ready specs the apiserver records for it (ReadySpecRecorder) written
-  await cacheReached(system, system.emulator.store.currentRV(), 20 * SETTLE_BOOKMARK_MS);
-  await system.apiserver.readySpecs.idle();
-  await cacheReached(system, system.emulator.store.currentRV(), 20 * SETTLE_BOOKMARK_MS);
   return {
     system,
     client,
@@ -92,7 +85,7 @@ export async function startHostileHarness(options: StartSystemOptions = {}): Pro
       return answer;
     },
     storeRv: () => system.emulator.store.currentRV(),
-    wroteSince: rv => system.emulator.store.changesSince(rv).some(e => e.resource.group !== 'apiregistration.k8s.io'),
+    wroteSince: rv => wroteSince(system, rv),
     servedRv: () => BigInt(system.apiserver.store.resourceVersion() || '0'),
     instances: () => system.apiserver.store.list().map(i => [i.metadata.namespace ?? '', i.metadata.name ?? ''] as const),
     stop: async () => {

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import fc from 'fast-check';
 import { mockCredentials } from '@backstage/backend-test-utils';
+import { wroteSince } from '@internal/e2e';
 import type { HostileBackend } from './startHostileBackend';
 
 /** Cases per route family in CI; set DBAAS_HOSTILE_BACKEND_RUNS=10000 for a long hunt. */
@@ -157,7 +158,7 @@ export function backendClient(b: HostileBackend) {
       }
     }
     if (r.caller === 'alice' && a.status < 300 && a.body.includes('"namespace":"team-b"')) throw new Error(`alice read team-b:\n${describe(r, a)}`);
-    if ((a.status >= 400 || r.dryRun || r.method === 'GET') && b.system.emulator.store.currentRV() !== rvBefore) {
+    if ((a.status >= 400 || r.dryRun || r.method === 'GET') && wroteSince(b.system, rvBefore)) {
       throw new Error(`a refused, dry-run or read request changed the cluster:\n${describe(r, a)}`);
     }
   };

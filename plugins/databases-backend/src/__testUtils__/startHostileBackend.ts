@@ -5,12 +5,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { coreServices, createServiceFactory, type RootLoggerService } from '@backstage/backend-plugin-api';
 import { mockServices, startTestBackend } from '@backstage/backend-test-utils';
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
-import { startSystem, type System } from '@internal/e2e';
+import { quiesce, startSystem, type System } from '@internal/e2e';
 import { databasesPlugin } from '../plugin';
 import { ORDERS_COMPONENT } from './catalogEntities';
 import { emulatorCluster } from './emulatorCluster';
 import { sqliteKnex } from './sqliteKnex';
 import { teamIdentityMocks } from './teamIdentityMocks';
+
+/** The emulator's bookmark interval: how soon an idle cache learns the cluster's resourceVersion. */
+const BOOKMARK_MS = 500;
 
 /** Every line the backend logged (any plugin, any level), formatted with its fields. */
 export interface LogSink {
@@ -42,11 +45,14 @@ export interface HostileBackend {
 /**
  * Starts the demo system and a test backend with the databases plugin (one cluster, the
  * emulator; the identities and permission policy of teamIdentityMocks; every log line
- * recorded), as plugin.test.ts does.
+ * recorded), as plugin.test.ts does. `pauseOperators`: the operators settle and stop, and the
+ * apiserver has written what it writes itself, before the backend starts (see quiesce).
  */
-export async function startHostileBackend(): Promise<HostileBackend> {
-  const system = await startSystem({ seed: true });
-  system.emulator.operators.settle();
+export async function startHostileBackend(options: { pauseOperators?: boolean } = {}): Promise<HostileBackend> {
+  // bookmarks carry the cluster's resourceVersion to idle watches (see quiesce)
+  const system = await startSystem({ seed: true, bookmarkIntervalMs: BOOKMARK_MS });
+  if (options.pauseOperators) await quiesce(system, BOOKMARK_MS);
+  else system.emulator.operators.settle();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'databases-hostile-'));
   const knex = sqliteKnex(path.join(dir, 'history.sqlite'));
   const logs: LogSink = { lines: [] };

@@ -11,8 +11,7 @@ import { startHostileBackend, type HostileBackend } from './startHostileBackend'
 export function useHostileBackend(options: { pauseOperators?: boolean } = {}) {
   let started: { b: HostileBackend; client: BackendClient; known: Array<[string, string]> } | undefined;
   beforeAll(async () => {
-    const b = await startHostileBackend();
-    if (options.pauseOperators) b.system.emulator.operators.pause();
+    const b = await startHostileBackend(options);
     started = { b, client: backendClient(b), known: b.system.apiserver.store.list().map(i => [i.metadata.namespace ?? '', i.metadata.name ?? '']) };
   });
   afterAll(async () => {
