@@ -10,6 +10,7 @@ import type {
 import type { FieldCause } from '../writes/FieldCause';
 import type { EngineRules } from '../writes/EngineRules';
 import type { PauseSwitch } from '../writes/pauseSwitch';
+import type { PrimarySwitch, UpdateContext } from '../writes/primarySwitch';
 import type { MemberSource } from './shared/members';
 
 /** Any Kubernetes object as it comes off the wire (unstructured). */
@@ -183,6 +184,8 @@ export interface AdapterWriteSide {
   topologies: DatabaseTopology[];
   /** How the operator pauses an instance (`spec.paused`); absent where it cannot. */
   pause?: PauseSwitch;
+  /** How the operator moves its primary (`spec.primary`); absent where it has no switchover. */
+  primary?: PrimarySwitch;
   /** Topology of a new instance that names none. */
   defaultTopology: DatabaseTopology;
   /** Documented defaults for a topology (docs/engines.md). */
@@ -210,6 +213,7 @@ export interface AdapterWriteSide {
     current: KubeObject,
     next: DatabaseInstanceSpec,
     previous: DatabaseInstanceSpec,
+    context?: UpdateContext,
   ): UpdateResult;
   /**
    * Secrets that must exist before the operator can start the instance (only where the

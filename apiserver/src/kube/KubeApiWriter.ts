@@ -36,10 +36,10 @@ export class KubeApiWriter implements KubeWriter {
     });
   }
 
-  mergePatch(type: ResourceType, namespace: string, name: string, patch: unknown): Promise<KubeObject> {
+  mergePatch(type: ResourceType, namespace: string, name: string, patch: unknown, subresource?: 'status'): Promise<KubeObject> {
     return kubeRequest(this.kc, {
       method: 'PATCH',
-      path: objectPath(type, namespace, name),
+      path: `${objectPath(type, namespace, name)}${subresource ? `/${subresource}` : ''}`,
       body: patch,
       contentType: 'application/merge-patch+json',
       timeoutMs: this.timeoutMs,

@@ -23,8 +23,10 @@ export interface KubeWriter {
    * JSON merge patch of one object. A `metadata.resourceVersion` in the patch is the
    * optimistic-concurrency precondition: kube-apiserver answers 409 when the object changed
    * since. Patching (rather than PUT) leaves what the caller's copy lacks untouched.
+   * `subresource: 'status'` patches the status (CRDs with the status subresource ignore it on
+   * the object itself).
    */
-  mergePatch(type: ResourceType, namespace: string, name: string, patch: unknown): Promise<KubeObject>;
+  mergePatch(type: ResourceType, namespace: string, name: string, patch: unknown, subresource?: 'status'): Promise<KubeObject>;
   /**
    * Deletes one object. Resolves the object as kube-apiserver returned it (still present with a
    * deletionTimestamp while finalizers run), or undefined when it answered with a Status.

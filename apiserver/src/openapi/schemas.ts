@@ -69,6 +69,9 @@ const instanceSchemas: Record<string, Schema> = {
         description:
           'When true, the operator is told to stop the instance on purpose (CloudNativePG hibernation, mariadb-operator spec.suspend, the RabbitMQ pause-reconciliation label, ECK pause-orchestration); false resumes it. Refused where the operator has no way to pause.',
       },
+      primary: str(
+        'The member (pod name, one of status.members) to be primary. Changing it is a switchover (mariadb-operator replication: its primary pod index; CloudNativePG: a promotion, as kubectl cnpg promote does): Updating with reason Switchover until the operator reports it. Refused where the operator has no switchover, or the member does not exist or is not ready.',
+      ),
     },
   },
   [schemaName('SourceReference')]: {

@@ -90,7 +90,7 @@ describe('applyRolloutMemory', () => {
 
   it.each([
     ['a data migration the operator reports', 'Updating', 'MigratingData'],
-    ['a switchover the operator reports', 'Updating', 'SwitchoverInProgress'],
+    ['a switchover the operator reports', 'Updating', 'Switchover'],
     ['a version the operator runs behind the spec', 'Updating', 'VersionRollingOut'],
     ['a health warning on a cluster the operator reports reconciled', 'Degraded', 'HealthYellow'],
   ] as const)('the memory of a creation never overrides %s', (_name, phase, reason) => {

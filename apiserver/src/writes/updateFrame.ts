@@ -5,6 +5,7 @@ import type { EngineRules } from './EngineRules';
 import { type FieldCause, forbidden } from './FieldCause';
 import { cloneObject, setDeletionProtection } from './operatorMetadata';
 import type { PauseSwitch } from './pauseSwitch';
+import { primaryChangeOf, switchoverRefusals, type PrimarySwitch } from './primarySwitch';
 
 /** What an accepted update asks of the operator object, in our spec's terms. */
 export interface SpecChange {
@@ -25,6 +26,8 @@ export interface UpdateFrame {
    * write side's `pause` too (`updateSide`), so creation and validation see the same one.
    */
   pause?: PauseSwitch;
+  /** How the operator moves its primary (`spec.primary`); without one, a change is refused. */
+  primary?: PrimarySwitch;
   /** Refusals beyond the shared rules' (`found`, from `checkUpdate`), read off the current object. */
   refuse?(
     current: KubeObject,
@@ -62,11 +65,14 @@ export const pauseRefused = (operator: string): FieldCause =>
  * carries deletion protection as our annotation, whatever its fields are called.
  */
 function updateFrom(frame: UpdateFrame): AdapterWriteSide['applyUpdate'] {
-  return (current, next, previous) => {
+  return (current, next, previous, context = {}) => {
     const causes = checkUpdate(frame.rules, next, previous);
     const pauseChange = pauseChangeOf(next, previous);
     if (pauseChange === true && !frame.pause)
       causes.push(pauseRefused(frame.rules.operator));
+    const primaryChange = primaryChangeOf(next, previous);
+    if (primaryChange !== undefined)
+      causes.push(...switchoverRefusals(frame.rules.operator, frame.primary, current, primaryChange, context.members));
     causes.push(...(frame.refuse?.(current, next, previous, causes) ?? []));
     if (causes.length > 0) return { causes };
     const object = cloneObject(current);
@@ -88,6 +94,8 @@ function updateFrom(frame: UpdateFrame): AdapterWriteSide['applyUpdate'] {
       object,
     );
     if (pauseChange !== undefined) frame.pause?.set(object, pauseChange);
+    if (primaryChange !== undefined)
+      frame.primary?.set(object, primaryChange, context.now ?? new Date().toISOString());
     setDeletionProtection(object, next.deletionProtection);
     return { object };
   };
@@ -95,14 +103,15 @@ function updateFrom(frame: UpdateFrame): AdapterWriteSide['applyUpdate'] {
 
 /**
  * The update half of an adapter's write side, from its frame: `applyUpdate`, and the frame's
- * pause as the write side's `pause` (absent when the frame has none), so that an operator
- * names its pause once, in the frame. Adapters spread it into their write side.
+ * pause and primary switch as the write side's (absent when the frame has none), so that an
+ * operator names each once, in the frame. Adapters spread it into their write side.
  */
 export function updateSide(
   frame: UpdateFrame,
-): Pick<AdapterWriteSide, 'pause' | 'applyUpdate'> {
+): Pick<AdapterWriteSide, 'pause' | 'primary' | 'applyUpdate'> {
   return {
     ...(frame.pause && { pause: frame.pause }),
+    ...(frame.primary && { primary: frame.primary }),
     applyUpdate: updateFrom(frame),
   };
 }

@@ -198,5 +198,8 @@ export function validateEngineSpec(
   const paused: unknown = spec.paused;
   if (paused !== undefined && typeof paused !== 'boolean')
     causes.push(typeInvalid('spec.paused', paused, 'boolean'));
+  const primary: unknown = spec.primary;
+  if (primary !== undefined && typeof primary !== 'string')
+    causes.push(typeInvalid('spec.primary', primary, 'string'));
   return causes;
 }

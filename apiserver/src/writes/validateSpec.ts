@@ -12,6 +12,7 @@ import type {
 import { applyDefaults } from './defaults';
 import {
   type FieldCause,
+  forbidden,
   notSupported,
   required,
   typeInvalid,
@@ -19,6 +20,7 @@ import {
 import { quantitiesAsStrings } from './quantitiesAsStrings';
 import { validateInstanceName } from './validateName';
 import { pauseRefused } from './updateFrame';
+import type { UpdateContext } from './primarySwitch';
 
 /**
  * Per engine, what this cluster narrows (`--engine-config`); an engine without an entry
@@ -85,6 +87,8 @@ export function prepareCreate(
   ];
   if (spec.paused === true && !write.pause)
     causes.push(pauseRefused(adapter.operator));
+  if (spec.primary !== undefined)
+    causes.push(forbidden('spec.primary', 'a new instance has no members yet: its operator picks the first primary; switch over once it is Ready'));
   if (causes.length > 0) return { causes };
   return { instance: { ...instance, spec }, adapter, write, causes: [] };
 }
@@ -108,6 +112,7 @@ export function prepareUpdate(
   previous: DatabaseInstanceSpec,
   adapters: readonly OperatorAdapter[],
   contexts: EngineValidationContexts = {},
+  update: UpdateContext = {},
 ):
   | { object: KubeObject; spec: DatabaseInstanceSpec }
   | { causes: FieldCause[] } {
@@ -124,7 +129,7 @@ export function prepareUpdate(
   };
   const causes = ratchet(found.write.validate(spec, ctx), spec, previous);
   if (causes.length > 0) return { causes };
-  const result = found.write.applyUpdate(current, spec, previous);
+  const result = found.write.applyUpdate(current, spec, previous, update);
   return 'causes' in result ? result : { object: result.object, spec };
 }
 

@@ -82,6 +82,12 @@ export interface DatabaseInstanceSpec {
    * false resumes it. Refused for operators that cannot (docs/phases.md).
    */
   paused?: boolean;
+  /**
+   * The member (pod) the operator is told to keep as primary; changing it is a switchover, where
+   * the operator has one (mariadb-operator replication, CloudNativePG). Absent where the
+   * operator picks its primary itself and has not been told one.
+   */
+  primary?: string;
 }
 
 export interface SourceRef {

@@ -84,7 +84,7 @@ describe('cloudnativePgAdapter: phase', () => {
       verdict(cluster(healthy({ targetPrimary: 'orders-2' }))),
     ).toMatchObject({
       phase: 'Updating',
-      reason: 'SwitchoverInProgress',
+      reason: 'Switchover',
     });
   });
 

@@ -1,4 +1,5 @@
 import { pausedOf } from '../../writes/pauseSwitch';
+import { postgresqlPrimary } from './primary';
 import type { Condition, Endpoint } from '@internal/plugin-databases-common';
 import { toInstance } from '../../status/toInstance';
 import { adapterBasics } from '../shared/adapterBasics';
@@ -133,6 +134,7 @@ export const cloudnativePgAdapter: OperatorAdapter = withMembers({
         resources: resourcesOf(spec.resources),
         deletionProtection: deletionProtectionOf(source),
         paused: pausedOf(postgresqlPause, source),
+        primary: postgresqlPrimary.read(source),
       },
       facts: clusterFacts(source),
       version: runningVersion(status),

@@ -288,7 +288,7 @@ describe('clusterFacts: phases', () => {
     expect(
       clusterFacts(cluster(healthy({ targetPrimary: 'pg-2' }))).progress,
     ).toEqual({
-      reason: 'SwitchoverInProgress',
+      reason: 'Switchover',
       message: 'Switching over from pg-1 to pg-2',
       change: true,
     });

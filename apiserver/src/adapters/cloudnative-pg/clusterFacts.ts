@@ -8,12 +8,11 @@ import {
 } from '../shared/read';
 import type { KubeObject } from '../types';
 import { CLUSTER_PHASES, PHASE_HEALTHY } from './clusterPhases';
+import { FAILOVER_MARKER } from './primary';
 
 /** The hibernation condition the hibernation reconciler writes (pkg/reconciler/hibernation). */
 export const HIBERNATION_CONDITION = 'cnpg.io/hibernation';
 const RECONCILIATION_ANNOTATION = 'cnpg.io/reconciliationLoop';
-/** `targetPrimary` while a failover has not chosen the new primary yet. */
-const FAILOVER_MARKER = 'pending';
 
 /** No verdict possible: the phase is missing or a sentence this adapter does not know. */
 const noVerdict = (message: string): Signal => ({
@@ -124,7 +123,7 @@ export function clusterFacts(source: KubeObject): PhaseFacts {
     else if (target !== current)
       // The operator already targets another primary: a switchover it has not reported yet.
       facts.progress = {
-        reason: 'SwitchoverInProgress',
+        reason: 'Switchover',
         message: `Switching over from ${current ?? 'no primary'} to ${target ?? 'no primary'}`,
         change: true,
       };

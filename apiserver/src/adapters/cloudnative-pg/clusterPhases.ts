@@ -28,7 +28,7 @@ export const CLUSTER_PHASES: Readonly<Record<string, PhaseMeaning>> = {
   },
   'Switchover in progress': {
     fact: 'changing',
-    reason: 'SwitchoverInProgress',
+    reason: 'Switchover',
   },
   'Upgrading cluster': { fact: 'changing', reason: 'UpgradingCluster' },
   'Upgrading Postgres major version': {

@@ -9,6 +9,7 @@ import { resourceRequirements } from '../../writes/resources';
 import { rulesWriteSide } from '../../writes/rulesWriteSide';
 import { markerPause } from '../../writes/pauseSwitch';
 import { updateSide } from '../../writes/updateFrame';
+import { postgresqlPrimary } from './primary';
 import { secretValue } from '../../writes/secretValue';
 import { setResources } from '../../writes/setResources';
 import { storageRequest } from '../../writes/storageRequest';
@@ -122,6 +123,7 @@ export function postgresqlWriteSide(kind: SourceKind): AdapterWriteSide {
     ...updateSide({
       rules: postgresqlRules,
       pause: postgresqlPause,
+      primary: postgresqlPrimary,
       refuse(current, next, previous, found) {
         const versionChanged =
           next.version && previous.version && next.version !== previous.version;

@@ -1,4 +1,5 @@
 import { pausedOf } from '../../writes/pauseSwitch';
+import { mariadbPrimary, pendingSwitchover } from './primary';
 import type {
   DatabaseTopology,
   Endpoint,
@@ -133,7 +134,8 @@ export function mariadbFacts(source: KubeObject): PhaseFacts {
     facts.readyMessage = ready.message;
   } else if (ready?.status === 'False') {
     const reason = ready.reason ?? '';
-    const signal = { reason: reason || 'NotReady', message: ready.message };
+    // SwitchPrimary: a switchover or failover, in the shared word for it
+    const signal = { reason: reason === 'SwitchPrimary' ? 'Switchover' : reason || 'NotReady', message: ready.message };
     if (ERROR_REASONS.has(reason))
       facts.error = { reason: errorReason(reason), message: ready.message };
     else if (CHANGE_REASONS.has(reason))
@@ -150,6 +152,11 @@ export function mariadbFacts(source: KubeObject): PhaseFacts {
       if (reason) facts.notReadyReason = pascalCase(reason);
     }
   }
+  // a switchover asked for (spec.replication.primary.podIndex) that the operator has not begun
+  // or not reported done: the primary is moving, whatever Ready still says
+  const switchingTo = pendingSwitchover(source);
+  if (switchingTo && !facts.error && facts.progress?.reason !== 'Switchover')
+    facts.progress = { reason: 'Switchover', message: `Switching primary to '${switchingTo}'`, change: true };
   // spec.suspend set and the operator not yet saying so: the owner's word already holds
   if (spec.suspend === true && !facts.paused)
     facts.paused = {
@@ -250,6 +257,7 @@ export const mariadbOperatorAdapter: OperatorAdapter = withMembers({
         resources: resourcesOf(spec.resources),
         deletionProtection: deletionProtectionOf(source),
         paused: pausedOf(mariadbPause, source),
+        primary: mariadbPrimary.read(source),
       },
       facts: mariadbFacts(source),
       // defaultVersion is what the operator runs when the image tag names no version.

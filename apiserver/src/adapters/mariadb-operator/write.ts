@@ -12,6 +12,7 @@ import { secretValue } from '../../writes/secretValue';
 import { rulesWriteSide } from '../../writes/rulesWriteSide';
 import { specFieldPause } from '../../writes/pauseSwitch';
 import { updateSide } from '../../writes/updateFrame';
+import { mariadbPrimary } from './primary';
 import { asRecord, asString, nameOf, namespaceOf } from '../shared/read';
 import type {
   AdapterWriteSide,
@@ -129,6 +130,7 @@ export function mariadbWriteSide(kind: SourceKind): AdapterWriteSide {
     ...updateSide({
       rules: mariadbRules,
       pause: mariadbPause,
+      primary: mariadbPrimary,
       write(spec, change) {
         if (change.version)
           spec.image = imageAtVersion(spec.image, change.version, IMAGE);

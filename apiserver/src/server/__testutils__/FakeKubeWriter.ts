@@ -8,7 +8,7 @@ import type { FakeInstanceStore } from './FakeInstanceStore';
 
 /** One recorded call. */
 export interface WriterCall {
-  verb: 'create' | 'mergePatch' | 'delete' | 'get' | 'list';
+  verb: 'create' | 'mergePatch' | 'mergePatchStatus' | 'delete' | 'get' | 'list';
   /** `plural.group`, e.g. `mariadbs.k8s.mariadb.com`, `secrets`. */
   resource: string;
   namespace: string;
@@ -112,8 +112,12 @@ export class FakeKubeWriter implements KubeWriter {
     });
   }
 
-  async mergePatch(type: ResourceType, namespace: string, name: string, patch: any): Promise<KubeObject> {
-    await this.enter({ verb: 'mergePatch', resource: resourceName(type), namespace, name, body: patch });
+  async mergePatch(type: ResourceType, namespace: string, name: string, patchIn: any, subresource?: 'status'): Promise<KubeObject> {
+    await this.enter({ verb: subresource ? 'mergePatchStatus' : 'mergePatch', resource: resourceName(type), namespace, name, body: patchIn });
+    // as for a CRD with the status subresource: the object's patch leaves status alone, the
+    // status patch touches only status
+    const { status, ...rest } = (patchIn ?? {}) as Record<string, unknown>;
+    const patch: any = subresource ? { metadata: rest.metadata, status } : rest;
     const current = this.objects.get(this.key(type, namespace, name));
     if (!current) throw kubeStatus(404, 'NotFound', `${resourceName(type)} "${name}" not found`);
     const rv = patch?.metadata?.resourceVersion;

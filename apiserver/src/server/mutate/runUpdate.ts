@@ -4,7 +4,7 @@ import {
   DATABASES_API_GROUP,
   type DatabaseInstance,
 } from '@internal/plugin-databases-common';
-import type { KubeObject } from '../../adapters/types';
+import type { KubeObject, SourceKind } from '../../adapters/types';
 import { managedTime, managerName, recordManagers, recordUpdate, requestManagers, type Manager } from '../../managedFields';
 import { invalid as invalidCause } from '../../writes/FieldCause';
 import { prepareUpdate } from '../../writes/validateSpec';
@@ -91,7 +91,10 @@ export async function runUpdate(ctx: HandlerContext, deps: WriteDeps, options: W
         if (staleResourceVersion(deps, namespace, name, rv, sourceRv, current.metadata.resourceVersion)) throw conflict(name);
       }
 
-      const prepared = prepareUpdate(source.object, desired.spec, current.spec, deps.adapters, deps.validation);
+      const prepared = prepareUpdate(source.object, desired.spec, current.spec, deps.adapters, deps.validation, {
+        members: current.status?.members,
+        now: new Date().toISOString(),
+      });
       const causes = [...validateMetadata(meta), ...('causes' in prepared ? prepared.causes : [])];
       if (causes.length || 'causes' in prepared) throw invalid(DATABASE_INSTANCE_KIND, DATABASES_API_GROUP, name, causes);
 
@@ -132,10 +135,9 @@ export async function runUpdate(ctx: HandlerContext, deps: WriteDeps, options: W
         return;
       }
       const sourceName = source.object.metadata?.name ?? name;
-      patch.metadata = { ...(patch.metadata as object), resourceVersion: sourceRv };
       let updated;
       try {
-        updated = await deps.writer.mergePatch(source.kind, namespace, sourceName, patch);
+        updated = await patchObject(deps, source.kind, namespace, sourceName, patch, sourceRv);
       } catch (err) {
         const status = toWriteError(err, { verb: 'patch', name, namespace, type: source.kind });
         if (status.code === 409 && attempt < deps.updateAttempts && tries < MAX_TRIES && Date.now() < retryUntil) {
@@ -154,4 +156,31 @@ export async function runUpdate(ctx: HandlerContext, deps: WriteDeps, options: W
       return;
     }
   });
+}
+
+/**
+ * Writes a merge patch of the operator object at `rv`: the spec and metadata part to the
+ * object, the status part (an operator that takes requests there: CloudNativePG's
+ * targetPrimary, as `kubectl cnpg promote` writes it) to its status subresource, after it, at
+ * the resourceVersion the first write gave. Resolves the object as last written.
+ */
+async function patchObject(
+  deps: WriteDeps,
+  kind: SourceKind,
+  namespace: string,
+  name: string,
+  patch: Record<string, unknown>,
+  rv: string | undefined,
+): Promise<KubeObject> {
+  const { status, ...main } = patch;
+  let written: KubeObject | undefined;
+  let at = rv;
+  if (Object.keys(main).length > 0 || status === undefined) {
+    written = await deps.writer.mergePatch(kind, namespace, name, { ...main, metadata: { ...(main.metadata as object), resourceVersion: at } });
+    at = written.metadata?.resourceVersion;
+  }
+  if (status !== undefined) {
+    written = await deps.writer.mergePatch(kind, namespace, name, { metadata: { resourceVersion: at }, status }, 'status');
+  }
+  return written!;
 }

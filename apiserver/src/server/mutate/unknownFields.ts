@@ -35,6 +35,7 @@ const INSTANCE_SHAPE: Shape = {
     resources: true,
     deletionProtection: true,
     paused: true,
+    primary: true,
   },
   // status is ignored on writes, whatever it holds
   status: true,

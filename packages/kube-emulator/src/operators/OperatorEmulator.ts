@@ -100,6 +100,8 @@ interface World {
   createTime: string;
   runningVersion?: string;
   deletingSeen: boolean;
+  /** See Observation.memo. */
+  memo: Record<string, unknown>;
 }
 
 const errorCode = (e: unknown): number | undefined =>
@@ -341,6 +343,7 @@ export class OperatorEmulator {
         everReady: false,
         createTime: kubeTime(this.now()),
         deletingSeen: false,
+        memo: {},
       };
       this.worlds.set(key, world);
     }
@@ -361,7 +364,7 @@ export class OperatorEmulator {
     if (op.paused?.(cr)) return changes + this.reportPaused(op, kind, cr, world, control);
 
     const w = world;
-    const desired = op.desired(cr, kind, { current: name => w.sets.get(name) });
+    const desired = op.desired(cr, kind, { current: name => w.sets.get(name), memo: w.memo });
     const sets = new Map<string, StatefulSetState>();
     desired.statefulSets.forEach((d, i) => {
       const previous = w.sets.get(d.name);
@@ -427,6 +430,7 @@ export class OperatorEmulator {
       message: control.message,
       runningVersion: w.runningVersion,
       createTime: w.createTime,
+      memo: w.memo,
       ...extra,
     };
   }

@@ -142,11 +142,18 @@ export interface Observation {
   reconcileError?: { reason: string; message: string };
   /** The owner paused the object (EmulatedOperator.paused): its members were left as they were. */
   paused?: boolean;
+  /**
+   * What the operator keeps in memory about this object from one round to the next (a
+   * switchover it has begun), gone with the object; `status` may change it.
+   */
+  memo?: Record<string, unknown>;
 }
 
 /** Lets `desired` look at the emulated pods as they are before this round. */
 export interface DesiredContext {
   current(statefulSetName: string): StatefulSetState | undefined;
+  /** What the operator keeps in memory about the object (Observation.memo), as the last round left it. */
+  memo?: Readonly<Record<string, unknown>>;
 }
 
 /**

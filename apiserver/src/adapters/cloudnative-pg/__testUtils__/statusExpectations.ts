@@ -65,7 +65,7 @@ export const statusExpectations: StatusExpectations = {
   'cloudnative-pg/status/cluster-switchover-in-progress.argocd-action-fixture.yaml':
     {
       phase: 'Updating',
-      reason: 'SwitchoverInProgress',
+      reason: 'Switchover',
       message: 'Switching over to cluster-example-2',
     },
 

@@ -29,6 +29,7 @@ export const CNPG_PHASES = {
   creatingReplica: 'Creating a new replica',
   upgrade: 'Upgrading cluster',
   failOver: 'Failing over',
+  switchover: 'Switchover in progress',
   unrecoverable: 'Cluster is unrecoverable and needs manual intervention',
 } as const;
 
@@ -51,7 +52,35 @@ const imageOf = (cr: StoredObject): string =>
 const instanceNames = (name: string, n: number) =>
   Array.from({ length: n }, (_, i) => `${name}-${i + 1}`);
 
-function desired(cr: StoredObject): DesiredState {
+/** The primary as the status last said: the first instance until a switchover moves it. */
+const primaryOf = (cr: StoredObject): string =>
+  (cr.status as Record<string, any> | undefined)?.currentPrimary ?? `${cr.metadata.name}-1`;
+
+/**
+ * A switchover a client asked for as `kubectl cnpg promote` does (status.targetPrimary set to a
+ * ready instance other than the current primary), as the operator carries it out: one round
+ * in phase "Switchover in progress", the next with the new primary. The failover marker and
+ * instances that are not there are no switchover.
+ */
+function switchover(
+  previous: Record<string, any>,
+  names: string[],
+  ready: number,
+  memo: Record<string, unknown>,
+): { to: string; done: boolean } | undefined {
+  const to = previous.targetPrimary;
+  const current = previous.currentPrimary;
+  if (typeof to !== 'string' || !current || to === current || !names.slice(0, ready).includes(to)) {
+    delete memo.switchingTo;
+    return undefined;
+  }
+  const done = memo.switchingTo === to;
+  if (done) delete memo.switchingTo;
+  else memo.switchingTo = to;
+  return { to, done };
+}
+
+function desired(cr: StoredObject, memo: Readonly<Record<string, unknown>> = {}): DesiredState {
   const s = spec(cr);
   const name = cr.metadata.name;
   const ns = cr.metadata.namespace;
@@ -83,9 +112,12 @@ function desired(cr: StoredObject): DesiredState {
         labels,
         container: 'postgres',
         podsOnly: true,
-        // pkg/specs/pods.go; the first instance is the primary (currentPrimary)
-        podLabels: (pod, i) => {
-          const role = i === 0 ? 'primary' : 'replica';
+        // pkg/specs/pods.go; the primary is status.currentPrimary (the first instance until a
+        // switchover), relabelled in the round that completes a switchover, before the status says so
+        podLabels: pod => {
+          const switchingTo = memo.switchingTo;
+          const primary = typeof switchingTo === 'string' && switchingTo === (cr.status as any)?.targetPrimary ? switchingTo : primaryOf(cr);
+          const role = pod === primary ? 'primary' : 'replica';
           return { 'cnpg.io/instanceName': pod, 'cnpg.io/podRole': 'instance', 'cnpg.io/instanceRole': role, role };
         },
         // CloudNativePG names each instance's PVC after its pod.
@@ -205,11 +237,14 @@ function status(
   }
   const name = cr.metadata.name;
   const image = imageOf(cr);
-  const { phase, phaseReason } = phaseOf(name, obs);
-  const healthy = phase === CNPG_PHASES.healthy;
   const pods = Math.max(obs.sets[0]?.pods ?? 0, obs.readyReplicas);
   const ready = obs.readyReplicas;
-  const primary = `${name}-1`;
+  const names = instanceNames(name, pods);
+  const moving = obs.stage === 'ready' ? switchover(previous, names, ready, (obs.memo ??= {})) : undefined;
+  const { phase, phaseReason } =
+    moving && !moving.done ? { phase: CNPG_PHASES.switchover, phaseReason: `Switching over to ${moving.to}` } : phaseOf(name, obs);
+  const healthy = phase === CNPG_PHASES.healthy;
+  const primary = moving?.done ? moving.to : (previous.currentPrimary ?? `${name}-1`);
   const failingOver = phase === CNPG_PHASES.failOver;
   const conditions = nextConditions(
     previous.conditions,
@@ -247,7 +282,6 @@ function status(
     ],
     obs.now,
   );
-  const names = instanceNames(name, pods);
   // status.image is what the operator resolved from the spec, at once; pgDataImageInfo is the
   // image the data directory runs, which moves once the instances run the new image.
   const settled =
@@ -270,7 +304,11 @@ function status(
       latestGeneratedNode: pods,
     }),
     ...(ready > 0 && { currentPrimary: primary }),
-    targetPrimary: failingOver ? 'pending' : primary,
+    targetPrimary: failingOver ? 'pending' : (moving?.to ?? primary),
+    // when the switchover was asked for (the client's), and when the new primary took over
+    ...(previous.targetPrimaryTimestamp !== undefined ? { targetPrimaryTimestamp: previous.targetPrimaryTimestamp } : {}),
+    ...(moving?.done ? { currentPrimaryTimestamp: obs.now } : {}),
+    ...(!moving?.done && previous.currentPrimaryTimestamp !== undefined ? { currentPrimaryTimestamp: previous.currentPrimaryTimestamp } : {}),
     image,
     ...(running &&
       major && {
@@ -291,7 +329,7 @@ export const cloudnativePgOperator: EmulatedOperator = {
   demo: cloudnativePgDemo,
   id: 'cloudnative-pg',
   kinds: [CNPG_CLUSTER_KIND],
-  desired: cr => desired(cr),
+  desired: (cr, _kind, ctx) => desired(cr, ctx?.memo),
   // cnpg.io/reconciliationLoop: disabled leaves the cluster and its status alone
   paused: cr =>
     cr.metadata.annotations?.['cnpg.io/reconciliationLoop'] === 'disabled',

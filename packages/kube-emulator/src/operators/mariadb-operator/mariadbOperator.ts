@@ -167,6 +167,33 @@ function readyCondition(cr: StoredObject, obs: Observation) {
   }
 }
 
+/** The primary's pod index as the status last said (the first pod until a switchover). */
+const currentIndexOf = (previous: Record<string, any>): number =>
+  typeof previous.currentPrimaryPodIndex === 'number' ? previous.currentPrimaryPodIndex : 0;
+
+/**
+ * A switchover the owner asked for (spec.replication.primary.podIndex, "the user may change this
+ * field to perform a manual switchover"), as the operator carries it out: one round switching
+ * (Ready False, reason SwitchPrimary), the next with the new primary. An index with no ready
+ * pod is no switchover (the operator would wait).
+ */
+function switchover(
+  cr: StoredObject,
+  previous: Record<string, any>,
+  obs: Observation,
+): { to: number; done: boolean } | undefined {
+  const memo = (obs.memo ??= {});
+  const to = spec(cr).replication?.primary?.podIndex;
+  if (typeof to !== 'number' || previous.currentPrimary === undefined || to === currentIndexOf(previous) || to >= obs.readyReplicas) {
+    delete memo.switchingTo;
+    return undefined;
+  }
+  const done = memo.switchingTo === to;
+  if (done) delete memo.switchingTo;
+  else memo.switchingTo = to;
+  return { to, done };
+}
+
 /** Galera recovery as docs/galera.md shows it: every node's grastate and the bootstrap choice. */
 function galeraRecovery(cr: StoredObject, obs: Observation, previous: any) {
   if (previous?.galeraRecovery) return previous.galeraRecovery;
@@ -205,7 +232,21 @@ function status(
       ...previous,
       conditions: withCondition(prevConditions, SUSPENDED, obs.now),
     };
-  const wanted = [readyCondition(cr, obs)];
+  const switching = isReplication(cr) && obs.stage === 'ready' ? switchover(cr, previous, obs) : undefined;
+  const wanted = [
+    switching && !switching.done
+      ? { type: 'Ready', status: 'False' as const, reason: 'SwitchPrimary', message: `Switching primary to '${cr.metadata.name}-${switching.to}'` }
+      : readyCondition(cr, obs),
+  ];
+  // pkg/condition/primary_switched.go: False while switching, True once done, kept after
+  const switched = prevConditions.find(c => c.type === 'PrimarySwitched');
+  if (switching)
+    wanted.push(
+      switching.done
+        ? { type: 'PrimarySwitched', status: 'True', reason: 'SwitchPrimary', message: 'Switchover complete' }
+        : { type: 'PrimarySwitched', status: 'False', reason: 'SwitchPrimary', message: `Switching primary to '${cr.metadata.name}-${switching.to}'` },
+    );
+  else if (switched) wanted.push(switched);
   if (isGalera(cr)) {
     wanted.push(
       obs.stage === 'ready' || obs.stage === 'updating'
@@ -254,9 +295,10 @@ function status(
     replicas: obs.readyReplicas,
   };
   const ha = isGalera(cr) || isReplication(cr);
+  const primaryIndex = switching?.done ? switching.to : currentIndexOf(previous);
   if (ha && (obs.readyReplicas > 0 || previous.currentPrimary)) {
-    out.currentPrimary = `${cr.metadata.name}-0`;
-    out.currentPrimaryPodIndex = 0;
+    out.currentPrimary = `${cr.metadata.name}-${primaryIndex}`;
+    out.currentPrimaryPodIndex = primaryIndex;
   }
   if (isGalera(cr) && obs.stage === 'degraded')
     out.galeraRecovery = galeraRecovery(cr, obs, previous);
@@ -267,11 +309,12 @@ function status(
     );
     out.replication = {
       roles: Object.fromEntries(
-        pods.map((p, i) => [p, i === 0 ? 'Primary' : 'Replica']),
+        pods.map((p, i) => [p, i === primaryIndex ? 'Primary' : 'Replica']),
       ),
       replicas: Object.fromEntries(
-        pods.slice(1).map((p, i) => {
-          const running = i + 1 < obs.readyReplicas;
+        pods.flatMap((p, i) => (i === primaryIndex ? [] : [[p, i] as const])).map(([p, i]) => {
+          // pods are ready in order
+          const running = i < obs.readyReplicas;
           return [
             p,
             {

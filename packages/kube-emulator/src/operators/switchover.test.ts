@@ -1,0 +1,64 @@
+import { describe, expect, it } from '@jest/globals';
+import { harness, condition, NS } from './__testutils__/harness';
+import { CNPG_CLUSTER_KIND } from './cloudnative-pg/cloudnativePgOperator';
+import { MARIADB_KIND } from './mariadb-operator/mariadbOperator';
+
+const PODS = { group: '', version: 'v1', plural: 'pods' };
+const roleLabels = (h: ReturnType<typeof harness>) =>
+  Object.fromEntries(
+    h.store
+      .list(PODS, NS)
+      .filter(p => p.metadata.labels?.['cnpg.io/instanceRole'])
+      .map(p => [p.metadata.name, p.metadata.labels!['cnpg.io/instanceRole']]),
+  );
+
+describe('emulated switchovers, as the operators carry them out', () => {
+  it('mariadb-operator: a new spec.replication.primary.podIndex is one round switching (Ready False SwitchPrimary), then the new primary', () => {
+    const h = harness();
+    h.create(MARIADB_KIND, 'repl', { image: 'mariadb:11.4.2', replicas: 3, replication: { enabled: true } });
+    h.emulator.settle();
+    expect((h.get(MARIADB_KIND, 'repl').status as any).currentPrimaryPodIndex).toBe(0);
+    h.patchSpec(MARIADB_KIND, 'repl', s => (s.replication.primary = { podIndex: 2 }));
+    h.emulator.tick();
+    let status = h.get(MARIADB_KIND, 'repl').status as any;
+    expect(condition(status, 'Ready')).toMatchObject({ status: 'False', reason: 'SwitchPrimary', message: "Switching primary to 'repl-2'" });
+    expect(condition(status, 'PrimarySwitched')).toMatchObject({ status: 'False', reason: 'SwitchPrimary' });
+    expect(status.currentPrimary).toBe('repl-0');
+    h.emulator.tick();
+    status = h.get(MARIADB_KIND, 'repl').status as any;
+    expect(status).toMatchObject({ currentPrimary: 'repl-2', currentPrimaryPodIndex: 2 });
+    expect(status.replication.roles).toEqual({ 'repl-0': 'Replica', 'repl-1': 'Replica', 'repl-2': 'Primary' });
+    expect(Object.keys(status.replication.replicas)).toEqual(['repl-0', 'repl-1']);
+    expect(condition(status, 'Ready')?.status).toBe('True');
+    expect(condition(status, 'PrimarySwitched')).toMatchObject({ status: 'True', message: 'Switchover complete' });
+    expect(h.emulator.settle()).toBe(1);
+    expect(condition(h.get(MARIADB_KIND, 'repl').status, 'PrimarySwitched')?.status).toBe('True');
+    expect(h.upstreamStatusErrors(MARIADB_KIND)).toEqual([]);
+  });
+
+  it('CloudNativePG: a targetPrimary written to the status (kubectl cnpg promote) is one round "Switchover in progress", then the new primary, relabelled', () => {
+    const h = harness();
+    h.create(CNPG_CLUSTER_KIND, 'pg', { instances: 3, storage: { size: '1Gi' } });
+    h.emulator.settle();
+    expect(roleLabels(h)).toEqual({ 'pg-1': 'primary', 'pg-2': 'replica', 'pg-3': 'replica' });
+    const cr = h.get(CNPG_CLUSTER_KIND, 'pg');
+    h.store.update(
+      CNPG_CLUSTER_KIND,
+      { ...cr, status: { ...(cr.status as object), targetPrimary: 'pg-3', targetPrimaryTimestamp: '2026-12-04T20:00:00.000000Z', phase: 'Switchover in progress', phaseReason: 'Switching over to pg-3' } },
+      { subresource: 'status' },
+    );
+    h.emulator.tick();
+    let status = h.get(CNPG_CLUSTER_KIND, 'pg').status as any;
+    expect(status).toMatchObject({ phase: 'Switchover in progress', phaseReason: 'Switching over to pg-3', currentPrimary: 'pg-1', targetPrimary: 'pg-3' });
+    expect(roleLabels(h)['pg-1']).toBe('primary');
+    h.emulator.tick();
+    status = h.get(CNPG_CLUSTER_KIND, 'pg').status as any;
+    expect(status).toMatchObject({ phase: 'Cluster in healthy state', currentPrimary: 'pg-3', targetPrimary: 'pg-3', targetPrimaryTimestamp: '2026-12-04T20:00:00.000000Z' });
+    expect(typeof status.currentPrimaryTimestamp).toBe('string');
+    // the pods are relabelled in the round the status says so (the -rw Service follows at once)
+    expect(roleLabels(h)).toEqual({ 'pg-1': 'replica', 'pg-2': 'replica', 'pg-3': 'primary' });
+    h.emulator.settle();
+    expect((h.get(CNPG_CLUSTER_KIND, 'pg').status as any).currentPrimary).toBe('pg-3');
+    expect(h.upstreamStatusErrors(CNPG_CLUSTER_KIND)).toEqual([]);
+  });
+});
