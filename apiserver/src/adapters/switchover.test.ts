@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { DatabaseMember } from '@internal/plugin-databases-common';
-import { describeCause } from '../writes/FieldCause';
+import { describeCause, type FieldCause } from '../writes/FieldCause';
 import { emptyLookup } from './__testUtils__/schemaDerivedFixtures';
 import { cloudnativePgAdapter } from './cloudnative-pg/adapter';
 import { mariadbOperatorAdapter } from './mariadb-operator/adapter';
@@ -16,12 +16,14 @@ import type { KubeObject, OperatorAdapter } from './types';
 const members = (prefix: string, n: number, from = 0, notReady: number[] = []): DatabaseMember[] =>
   Array.from({ length: n }, (_, i) => ({ name: `${prefix}-${i + from}`, role: i === 0 ? 'primary' : 'replica', ready: !notReady.includes(i + from) }));
 
-function switchTo(adapter: OperatorAdapter, current: KubeObject, primary: string, listed?: DatabaseMember[]) {
+type Result = { object?: KubeObject; causes?: FieldCause[] };
+
+function switchTo(adapter: OperatorAdapter, current: KubeObject, primary: string, listed?: DatabaseMember[]): Result {
   const kind = adapter.kinds.find(k => k.kind === current.kind) ?? adapter.kinds[0];
   const previous = adapter.project(current, kind, emptyLookup).spec;
   return adapter.write!.applyUpdate(current, { ...previous, primary }, previous, { members: listed, now: '2026-12-04T20:00:00.000Z' });
 }
-const causes = (r: { causes?: Parameters<typeof describeCause>[0][] }) => (r.causes ?? []).map(describeCause);
+const causes = (r: Result) => (r.causes ?? []).map(describeCause);
 
 const mariadb = (spec: Record<string, unknown>, status: Record<string, unknown> = { currentPrimary: 'db-0', currentPrimaryPodIndex: 0 }): KubeObject => ({
   apiVersion: 'k8s.mariadb.com/v1alpha1',
@@ -96,7 +98,7 @@ describe('spec.primary: a switchover where the operator has one', () => {
     const current = mariadb({ replication: { enabled: true, primary: { podIndex: 1 } } }, { currentPrimary: 'db-1', currentPrimaryPodIndex: 1 });
     const previous = projected(mariadbOperatorAdapter, current).spec;
     expect(previous.primary).toBe('db-1');
-    const result = mariadbOperatorAdapter.write!.applyUpdate(current, { ...previous }, previous, {});
+    const result: Result = mariadbOperatorAdapter.write!.applyUpdate(current, { ...previous }, previous, {});
     expect(result.object).toEqual(current);
   });
 });

@@ -9,6 +9,7 @@ import type {
   EmulatedOperator,
   Observation,
 } from '../types';
+import { switchoverRound } from '../switchoverRounds';
 
 /** Cluster (postgresql.cnpg.io/v1). */
 export const CNPG_CLUSTER_KIND: CustomKind = {
@@ -70,14 +71,8 @@ function switchover(
 ): { to: string; done: boolean } | undefined {
   const to = previous.targetPrimary;
   const current = previous.currentPrimary;
-  if (typeof to !== 'string' || !current || to === current || !names.slice(0, ready).includes(to)) {
-    delete memo.switchingTo;
-    return undefined;
-  }
-  const done = memo.switchingTo === to;
-  if (done) delete memo.switchingTo;
-  else memo.switchingTo = to;
-  return { to, done };
+  const asked = typeof to === 'string' && current && to !== current && names.slice(0, ready).includes(to);
+  return switchoverRound(memo, asked ? (to as string) : undefined);
 }
 
 function desired(cr: StoredObject, memo: Readonly<Record<string, unknown>> = {}): DesiredState {

@@ -9,6 +9,7 @@ import type {
   EmulatedOperator,
   Observation,
 } from '../types';
+import { switchoverRound } from '../switchoverRounds';
 
 /** MariaDB (k8s.mariadb.com/v1alpha1). */
 export const MARIADB_KIND: CustomKind = {
@@ -182,16 +183,9 @@ function switchover(
   previous: Record<string, any>,
   obs: Observation,
 ): { to: number; done: boolean } | undefined {
-  const memo = (obs.memo ??= {});
   const to = spec(cr).replication?.primary?.podIndex;
-  if (typeof to !== 'number' || previous.currentPrimary === undefined || to === currentIndexOf(previous) || to >= obs.readyReplicas) {
-    delete memo.switchingTo;
-    return undefined;
-  }
-  const done = memo.switchingTo === to;
-  if (done) delete memo.switchingTo;
-  else memo.switchingTo = to;
-  return { to, done };
+  const asked = typeof to === 'number' && previous.currentPrimary !== undefined && to !== currentIndexOf(previous) && to < obs.readyReplicas;
+  return switchoverRound((obs.memo ??= {}), asked ? (to as number) : undefined);
 }
 
 /** Galera recovery as docs/galera.md shows it: every node's grastate and the bootstrap choice. */
