@@ -13,6 +13,7 @@ import {
   type PreparedCluster,
 } from './prepareCluster';
 import { readManifest, sampleIn } from './upstream';
+import { runSwitchover, SWITCHOVER_CASES } from './switchoverCases';
 
 /*
  * The conformance suite: what a user of a real cluster sees through kube-apiserver, checked with
@@ -629,7 +630,7 @@ if (choice.kind === 'skip') {
           const count = samples.get('mysql')!.spec.instances ?? 1;
           // a pod needs its namespace's default ServiceAccount (no controller-manager may make it)
           const sa = await kubectl.run(['create', 'serviceaccount', 'default', '-n', ns]);
-          if (sa.code !== 0 && !/AlreadyExists/.test(sa.stderr)) throw new Error(`create serviceaccount default: ${sa.stderr}`);
+          if (sa.code !== 0 && !/AlreadyExists|already exists/.test(sa.stderr)) throw new Error(`create serviceaccount default: ${sa.stderr}`);
           const pods = Array.from({ length: count }, (_, i) => ({
             apiVersion: 'v1',
             kind: 'Pod',
@@ -1170,6 +1171,18 @@ if (choice.kind === 'skip') {
             '{"spec":{"deletionProtection":false}}',
           ]);
           await kubectl.ok(['delete', 'dbi', name, '-n', ns, '--timeout=30s']);
+        },
+        STEP,
+      );
+
+      it.each(SWITCHOVER_CASES.map(c => [c.engine, c] as const))(
+        '%s: spec.primary writes what the operator documents; Updating (Switchover) until the operator reports the new primary, then Ready with it',
+        async (_engine, c) => {
+          const seen = await runSwitchover(kubectl, ns, c);
+          expect(seen.asked).toMatchObject(c.asked);
+          expect(seen.moving.reason).toBe('Switchover');
+          expect(seen.primary).toBe(c.to);
+          expect(seen.after).toEqual({ member: c.to, wide: c.to });
         },
         STEP,
       );
