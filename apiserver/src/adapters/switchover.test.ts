@@ -94,6 +94,31 @@ describe('spec.primary: a switchover where the operator has one', () => {
     expect(causes(result)).toEqual([message]);
   });
 
+  it('mariadb-operator: a switchover away from a primary whose pod is not ready is a failover: Degraded, reason FailingOver, until done', () => {
+    const failing = mariadb({ replication: { enabled: true, primary: { podIndex: 1 } } }, {
+      currentPrimary: 'db-0',
+      currentPrimaryPodIndex: 0,
+      conditions: [{ type: 'Ready', status: 'False', reason: 'SwitchPrimary', message: "Switching primary to 'db-1'" }],
+    });
+    const pod = (name: string, ready: boolean) => ({ metadata: { name, namespace: 'team-a' }, status: { conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] } });
+    const lookup = (primaryReady: boolean | undefined) => ({
+      get: (ref: { name: string }) => {
+        if (ref.name !== 'db-0') return pod(ref.name, true);
+        return primaryReady === undefined ? undefined : pod('db-0', primaryReady);
+      },
+    });
+    const kind = mariadbOperatorAdapter.kinds[0];
+    expect(mariadbOperatorAdapter.project(failing, kind, lookup(false)).status).toMatchObject({
+      phase: 'Degraded',
+      reason: 'FailingOver',
+      message: "The primary db-0 is not ready: Switching primary to 'db-1'",
+    });
+    // the primary's pod ready: a switchover the owner asked for
+    expect(mariadbOperatorAdapter.project(failing, kind, lookup(true)).status).toMatchObject({ phase: 'Updating', reason: 'Switchover' });
+    // not seen: no more than the operator says
+    expect(mariadbOperatorAdapter.project(failing, kind, lookup(undefined)).status).toMatchObject({ phase: 'Updating', reason: 'Switchover' });
+  });
+
   it('an unchanged spec.primary asks for nothing (a re-applied manifest is no switchover)', () => {
     const current = mariadb({ replication: { enabled: true, primary: { podIndex: 1 } } }, { currentPrimary: 'db-1', currentPrimaryPodIndex: 1 });
     const previous = projected(mariadbOperatorAdapter, current).spec;

@@ -105,6 +105,28 @@ describe('switchover through spec.primary (kubectl, emulator + APIService + apis
     }
   }, SLOW);
 
+  it.each([
+    ['PostgreSQL', 'Cluster', 'payments-pg'],
+    ['MariaDB replication', 'MariaDB', 'so-mariadb'],
+  ])('%s: a primary lost in the emulator is Degraded (FailingOver) until the operator has failed over, then Ready with another primary', async (_what, kind, name) => {
+    const watch = spawnKubectl(file, alice, `${system.dir}/home-switchover`, ['get', 'dbi', name, '-n', 'team-a', '-w', '-o', WATCH_FORMAT]);
+    try {
+      const first = await watch.waitForLine(l => l.startsWith('Ready '), 30_000);
+      const was = first.split(' ').at(-1)!;
+      const mark = watch.lines.length;
+      const after = () => watch.lines.slice(mark);
+      system.emulator.operators.failPrimary({ kind, namespace: 'team-a', name });
+      await watch.waitForLine(l => after().includes(l) && l.startsWith('Degraded FailingOver '), 30_000);
+      const done = await watch.waitForLine(l => after().includes(l) && l.startsWith('Ready ') && l.split(' ').at(-1) !== was, 30_000);
+      expect(done.split(' ').at(-1)).toMatch(new RegExp(`^${name}-\\d$`));
+      // no Ready in between: the instance is not called healthy while it fails over
+      const lines = after();
+      expect(lines.slice(0, lines.indexOf(done)).filter(l => l.startsWith('Ready '))).toEqual([]);
+    } finally {
+      watch.stop();
+    }
+  }, SLOW);
+
   it('a new instance cannot name its primary: its operator picks the first one', async () => {
     const manifest = { apiVersion: `${GROUP}/v1alpha1`, kind: 'DatabaseInstance', metadata: { name: 'so-new', namespace: 'team-a' }, spec: { engine: 'postgresql', topology: 'replication', replicas: 2, primary: 'so-new-2' } };
     const refused = await run(alice, ['apply', '-f', '-'], JSON.stringify(manifest));

@@ -1,5 +1,5 @@
 import { pausedOf } from '../../writes/pauseSwitch';
-import { mariadbPrimary, pendingSwitchover } from './primary';
+import { mariadbPrimary, pendingSwitchover, withFailover } from './primary';
 import type {
   DatabaseTopology,
   Endpoint,
@@ -239,7 +239,7 @@ export const mariadbOperatorAdapter: OperatorAdapter = withMembers({
     },
   ],
   findings: mariadbFindings,
-  project(source, kind) {
+  project(source, kind, related) {
     const spec = asRecord(source.spec) ?? {};
     const status = asRecord(source.status) ?? {};
     const topology = mariadbTopologyOf(spec);
@@ -259,7 +259,7 @@ export const mariadbOperatorAdapter: OperatorAdapter = withMembers({
         paused: pausedOf(mariadbPause, source),
         primary: mariadbPrimary.read(source),
       },
-      facts: mariadbFacts(source),
+      facts: withFailover(mariadbFacts(source), source, related, mariadbMembers.pods),
       // defaultVersion is what the operator runs when the image tag names no version.
       version: version ?? asString(status.defaultVersion),
       endpoints: endpoints(source, topology),

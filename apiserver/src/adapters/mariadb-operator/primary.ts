@@ -1,5 +1,7 @@
-import { asNumber, asRecord, nameOf } from '../shared/read';
-import type { KubeObject } from '../types';
+import type { PhaseFacts } from '../../status/facts';
+import { podReady } from '../shared/members';
+import { asNumber, asRecord, asString, nameOf, namespaceOf } from '../shared/read';
+import type { KubeObject, RelatedLookup, ResourceType } from '../types';
 import type { PrimarySwitch } from '../../writes/primarySwitch';
 import { mariadbTopologyOf } from './topology';
 
@@ -48,4 +50,23 @@ export function pendingSwitchover(source: KubeObject): string | undefined {
   if (wanted === undefined || current === undefined || wanted === current) return undefined;
   if (mariadbTopologyOf(asRecord(source.spec) ?? {}) !== 'replication') return undefined;
   return `${nameOf(source)}-${wanted}`;
+}
+
+/**
+ * A switchover while the primary's pod is not ready is a failover (mariadb-operator's
+ * autoFailover moved podIndex away from a lost primary, or the owner did): no member takes
+ * writes until it is done, so the instance is Degraded with reason FailingOver, not Updating.
+ * A primary pod the watch does not show (gone, or pods not watched) says nothing more than the
+ * operator does.
+ */
+export function withFailover(facts: PhaseFacts, source: KubeObject, related: RelatedLookup, pods: ResourceType): PhaseFacts {
+  if (facts.progress?.reason !== 'Switchover') return facts;
+  const current = asString(asRecord(source.status)?.currentPrimary);
+  const pod = current ? related.get({ type: pods, namespace: namespaceOf(source), name: current }) : undefined;
+  if (!pod || podReady(pod)) return facts;
+  const { progress, ...rest } = facts;
+  return {
+    ...rest,
+    unhealthy: { reason: 'FailingOver', message: `The primary ${current} is not ready: ${progress.message ?? 'failing over'}` },
+  };
 }

@@ -211,6 +211,22 @@ export class OperatorEmulator {
     else this.faults.delete(key);
   }
 
+  /**
+   * Loses the primary member of one object (its pod stops being ready), for an operator that
+   * has one: the emulated operator fails over to another member, as the real one does. Throws
+   * when the object is not reconciled yet or its operator has no primary to lose.
+   */
+  failPrimary(ref: ObjectRef): void {
+    const kind = this.resolveKind(ref);
+    const key = this.key(kind, ref.namespace, ref.name);
+    const op = this.operators.find(o => o.kinds.includes(kind));
+    const cr = this.store.get(kind, ref.namespace, ref.name);
+    const world = this.worlds.get(key);
+    const pod = cr && op?.primaryPod?.(cr);
+    if (!world || !pod) throw new Error(`${ref.kind} ${ref.namespace}/${ref.name} has no primary to lose`);
+    world.memo.lostPrimary = pod;
+  }
+
   /** The mode set for an object (`ready` when none). */
   health(ref: ObjectRef): { mode: HealthMode; message?: string } {
     const kind = this.resolveKind(ref);
@@ -364,6 +380,11 @@ export class OperatorEmulator {
     if (op.paused?.(cr)) return changes + this.reportPaused(op, kind, cr, world, control);
 
     const w = world;
+    const adjust = op.adjustSpec?.(cr, w.memo);
+    if (adjust) {
+      cr = this.updateMain(kind, cr, obj => adjust((obj.spec ??= {}) as Record<string, any>));
+      changes++;
+    }
     const desired = op.desired(cr, kind, { current: name => w.sets.get(name), memo: w.memo });
     const sets = new Map<string, StatefulSetState>();
     desired.statefulSets.forEach((d, i) => {
@@ -424,7 +445,8 @@ export class OperatorEmulator {
       stage,
       sets: states,
       desiredReplicas: states.reduce((n, s) => n + s.replicas, 0),
-      readyReplicas: states.reduce((n, s) => n + s.ready, 0),
+      // a lost primary (failPrimary) is one member fewer ready
+      readyReplicas: Math.max(0, states.reduce((n, s) => n + s.ready, 0) - (w.memo.lostPrimary ? 1 : 0)),
       generation: cr.metadata.generation ?? 1,
       now: kubeTime(this.now()),
       message: control.message,
@@ -596,7 +618,8 @@ export class OperatorEmulator {
       for (const [i, pod] of names.entries())
         changes += this.reconcileMember(cr, d, pod, owner, {
           index: i,
-          ready: isReadyPod(state, i),
+          // a primary lost (failPrimary) is not ready until the operator has failed over
+          ready: isReadyPod(state, i) && this.worlds.get(key)?.memo.lostPrimary !== pod,
           // a pod the controller has just started is not failing yet
           fault: state.starting && i === state.pods - 1 ? undefined : fault,
           since,

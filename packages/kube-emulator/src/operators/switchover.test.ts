@@ -61,4 +61,55 @@ describe('emulated switchovers, as the operators carry them out', () => {
     expect((h.get(CNPG_CLUSTER_KIND, 'pg').status as any).currentPrimary).toBe('pg-3');
     expect(h.upstreamStatusErrors(CNPG_CLUSTER_KIND)).toEqual([]);
   });
+
+  it('CloudNativePG: a lost primary is failed over as the operator tells it ("Initiating a failover", "Failing over from … to …"), the new primary relabelled, the old one back as a replica', () => {
+    const h = harness();
+    h.create(CNPG_CLUSTER_KIND, 'pg', { instances: 3, storage: { size: '1Gi' } });
+    h.emulator.settle();
+    h.emulator.failPrimary({ kind: 'Cluster', namespace: NS, name: 'pg' });
+    const seen: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      h.emulator.tick();
+      const st = h.get(CNPG_CLUSTER_KIND, 'pg').status as any;
+      seen.push(`${st.phase} | ${st.phaseReason ?? ''} | ${st.currentPrimary} → ${st.targetPrimary} | ${st.readyInstances}`);
+    }
+    expect(seen).toEqual([
+      'Failing over | Initiating a failover from pg-1 | pg-1 → pending | 2',
+      'Failing over | Failing over from pg-1 to pg-2 | pg-1 → pg-2 | 2',
+      'Cluster in healthy state |  | pg-2 → pg-2 | 2',
+    ]);
+    expect(roleLabels(h)).toEqual({ 'pg-1': 'replica', 'pg-2': 'primary', 'pg-3': 'replica' });
+    h.emulator.settle();
+    expect((h.get(CNPG_CLUSTER_KIND, 'pg').status as any).readyInstances).toBe(3);
+    expect(h.upstreamStatusErrors(CNPG_CLUSTER_KIND)).toEqual([]);
+  });
+
+  it('mariadb-operator: a lost primary moves spec.replication.primary.podIndex (autoFailover), then switches as a switchover does', () => {
+    const h = harness();
+    h.create(MARIADB_KIND, 'repl', { image: 'mariadb:11.4.2', replicas: 3, replication: { enabled: true } });
+    h.emulator.settle();
+    h.emulator.failPrimary({ kind: 'MariaDB', namespace: NS, name: 'repl' });
+    // the round the pod is lost: one member fewer ready, the operator has not acted yet
+    h.emulator.tick();
+    expect((h.get(MARIADB_KIND, 'repl').spec as any).replication.primary?.podIndex).toBeUndefined();
+    expect((h.get(MARIADB_KIND, 'repl').status as any).replicas).toBe(2);
+    h.emulator.tick();
+    expect((h.get(MARIADB_KIND, 'repl').spec as any).replication.primary.podIndex).toBe(1);
+    let status = h.get(MARIADB_KIND, 'repl').status as any;
+    expect(condition(status, 'Ready')).toMatchObject({ status: 'False', reason: 'SwitchPrimary', message: "Switching primary to 'repl-1'" });
+    expect(status.replicas).toBe(2);
+    h.emulator.tick();
+    status = h.get(MARIADB_KIND, 'repl').status as any;
+    expect(status).toMatchObject({ currentPrimary: 'repl-1', currentPrimaryPodIndex: 1 });
+    h.emulator.settle();
+    expect((h.get(MARIADB_KIND, 'repl').status as any).replicas).toBe(3);
+    expect(h.upstreamStatusErrors(MARIADB_KIND)).toEqual([]);
+  });
+
+  it('an object without a primary to lose is refused', () => {
+    const h = harness();
+    h.create(MARIADB_KIND, 'single', { image: 'mariadb:11.4.2', replicas: 1 });
+    h.emulator.settle();
+    expect(() => h.emulator.failPrimary({ kind: 'MariaDB', namespace: NS, name: 'single' })).toThrow(/has no primary to lose/);
+  });
 });

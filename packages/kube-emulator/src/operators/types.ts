@@ -184,6 +184,14 @@ export interface EmulatedOperator {
   paused?(cr: StoredObject): boolean;
   /** When failed, keep pods running (e.g. Elasticsearch red: nodes up, primaries unassigned). */
   failedKeepsPods?: boolean;
+  /**
+   * The pod the operator has as primary, where it has one that can be lost (`failPrimary`):
+   * while lost it is not ready and `memo.lostPrimary` names it, until the operator's failover
+   * (in `status`, or `adjustSpec`) is done and clears it.
+   */
+  primaryPod?(cr: StoredObject): string | undefined;
+  /** A spec change the operator makes itself this round (mariadb-operator's autoFailover moves podIndex). */
+  adjustSpec?(cr: StoredObject, memo: Readonly<Record<string, unknown>>): ((spec: Record<string, any>) => void) | undefined;
   /** This operator's objects in the demo seed. */
   demo?: OperatorDemo;
 }

@@ -58,6 +58,32 @@ const primaryOf = (cr: StoredObject): string =>
   (cr.status as Record<string, any> | undefined)?.currentPrimary ?? `${cr.metadata.name}-1`;
 
 /**
+ * The operator's failover once the primary is lost (failPrimary), over three rounds as its
+ * phaseReasons tell it (replicas.go): "Initiating a failover from <lost>" with targetPrimary
+ * "pending", "Failing over from <lost> to <next>", then <next> is the primary (`done`). The lost
+ * pod comes back as a replica.
+ */
+function failoverRound(
+  memo: Record<string, unknown>,
+  lost: string,
+  names: string[],
+): { target: string; reason?: string; done?: string } {
+  const to = names.find(n => n !== lost);
+  if (memo.failover === undefined || !to) {
+    memo.failover = 'pending';
+    return { target: 'pending', reason: `Initiating a failover from ${lost}` };
+  }
+  if (memo.failover === 'pending') {
+    memo.failover = to;
+    return { target: to, reason: `Failing over from ${lost} to ${to}` };
+  }
+  const done = String(memo.failover);
+  delete memo.failover;
+  delete memo.lostPrimary;
+  return { target: done, done };
+}
+
+/**
  * A switchover a client asked for as `kubectl cnpg promote` does (status.targetPrimary set to a
  * ready instance other than the current primary), as the operator carries it out: one round
  * in phase "Switchover in progress", the next with the new primary. The failover marker and
@@ -110,8 +136,9 @@ function desired(cr: StoredObject, memo: Readonly<Record<string, unknown>> = {})
         // pkg/specs/pods.go; the primary is status.currentPrimary (the first instance until a
         // switchover), relabelled in the round that completes a switchover, before the status says so
         podLabels: pod => {
-          const switchingTo = memo.switchingTo;
-          const primary = typeof switchingTo === 'string' && switchingTo === (cr.status as any)?.targetPrimary ? switchingTo : primaryOf(cr);
+          const target = (cr.status as any)?.targetPrimary;
+          const promoting = [memo.switchingTo, memo.failover].find(to => typeof to === 'string' && to !== 'pending' && to === target);
+          const primary = typeof promoting === 'string' ? promoting : primaryOf(cr);
           const role = pod === primary ? 'primary' : 'replica';
           return { 'cnpg.io/instanceName': pod, 'cnpg.io/podRole': 'instance', 'cnpg.io/instanceRole': role, role };
         },
@@ -235,11 +262,17 @@ function status(
   const pods = Math.max(obs.sets[0]?.pods ?? 0, obs.readyReplicas);
   const ready = obs.readyReplicas;
   const names = instanceNames(name, pods);
-  const moving = obs.stage === 'ready' ? switchover(previous, names, ready, (obs.memo ??= {})) : undefined;
+  const memo = (obs.memo ??= {});
+  const lost = obs.stage === 'ready' && typeof memo.lostPrimary === 'string' ? memo.lostPrimary : undefined;
+  const failover = lost ? failoverRound(memo, lost, names) : undefined;
+  const moving = obs.stage === 'ready' && !failover ? switchover(previous, names, ready, memo) : undefined;
   const { phase, phaseReason } =
-    moving && !moving.done ? { phase: CNPG_PHASES.switchover, phaseReason: `Switching over to ${moving.to}` } : phaseOf(name, obs);
+    (failover && !failover.done && { phase: CNPG_PHASES.failOver, phaseReason: failover.reason }) ||
+    (moving && !moving.done && { phase: CNPG_PHASES.switchover, phaseReason: `Switching over to ${moving.to}` }) ||
+    phaseOf(name, obs);
   const healthy = phase === CNPG_PHASES.healthy;
-  const primary = moving?.done ? moving.to : (previous.currentPrimary ?? `${name}-1`);
+  const promoted = failover?.done ?? (moving?.done ? moving.to : undefined);
+  const primary = promoted ?? (previous.currentPrimary ?? `${name}-1`);
   const failingOver = phase === CNPG_PHASES.failOver;
   const conditions = nextConditions(
     previous.conditions,
@@ -295,15 +328,15 @@ function status(
     ...(ready > 0 && { readyInstances: ready }),
     ...(pods > 0 && {
       instanceNames: names,
-      instancesStatus: { healthy: names.slice(0, ready) },
+      instancesStatus: { healthy: names.filter(n => n !== memo.lostPrimary).slice(0, ready) },
       latestGeneratedNode: pods,
     }),
     ...(ready > 0 && { currentPrimary: primary }),
-    targetPrimary: failingOver ? 'pending' : (moving?.to ?? primary),
+    targetPrimary: failover?.target ?? (failingOver ? 'pending' : (moving?.to ?? primary)),
     // when the switchover was asked for (the client's), and when the new primary took over
     ...(previous.targetPrimaryTimestamp !== undefined ? { targetPrimaryTimestamp: previous.targetPrimaryTimestamp } : {}),
-    ...(moving?.done ? { currentPrimaryTimestamp: obs.now } : {}),
-    ...(!moving?.done && previous.currentPrimaryTimestamp !== undefined ? { currentPrimaryTimestamp: previous.currentPrimaryTimestamp } : {}),
+    ...(promoted ? { currentPrimaryTimestamp: obs.now } : {}),
+    ...(!promoted && previous.currentPrimaryTimestamp !== undefined ? { currentPrimaryTimestamp: previous.currentPrimaryTimestamp } : {}),
     image,
     ...(running &&
       major && {
@@ -325,6 +358,8 @@ export const cloudnativePgOperator: EmulatedOperator = {
   id: 'cloudnative-pg',
   kinds: [CNPG_CLUSTER_KIND],
   desired: (cr, _kind, ctx) => desired(cr, ctx?.memo),
+  // a single instance has no other to fail over to
+  primaryPod: cr => ((spec(cr).instances ?? 1) > 1 ? primaryOf(cr) : undefined),
   // cnpg.io/reconciliationLoop: disabled leaves the cluster and its status alone
   paused: cr =>
     cr.metadata.annotations?.['cnpg.io/reconciliationLoop'] === 'disabled',

@@ -290,6 +290,12 @@ function status(
   };
   const ha = isGalera(cr) || isReplication(cr);
   const primaryIndex = switching?.done ? switching.to : currentIndexOf(previous);
+  // a failover done: the lost primary's pod comes back as a replica; until then the operator has
+  // seen it lost (its next round moves podIndex: adjustSpec)
+  if (switching?.done && obs.memo?.lostPrimary === `${cr.metadata.name}-${currentIndexOf(previous)}`) {
+    delete obs.memo.lostPrimary;
+    delete obs.memo.lostSeen;
+  } else if (typeof obs.memo?.lostPrimary === 'string') obs.memo.lostSeen = obs.memo.lostPrimary;
   if (ha && (obs.readyReplicas > 0 || previous.currentPrimary)) {
     out.currentPrimary = `${cr.metadata.name}-${primaryIndex}`;
     out.currentPrimaryPodIndex = primaryIndex;
@@ -332,6 +338,22 @@ export const mariadbOperator: EmulatedOperator = {
   id: 'mariadb-operator',
   kinds: [MARIADB_KIND],
   desired: cr => desired(cr),
+  primaryPod: cr => {
+    const current = (cr.status as Record<string, any> | undefined)?.currentPrimary;
+    return isReplication(cr) && typeof current === 'string' ? current : undefined;
+  },
+  // spec.replication.primary.autoFailover (default true): "the operator should automatically
+  // update PodIndex to perform an automatic primary failover" (the CRD)
+  adjustSpec: (cr, memo) => {
+    const primary = spec(cr).replication?.primary ?? {};
+    const current = currentIndexOf((cr.status as Record<string, any>) ?? {});
+    if (typeof memo.lostPrimary !== 'string' || memo.lostSeen !== memo.lostPrimary || primary.autoFailover === false) return undefined;
+    if (memo.lostPrimary !== `${cr.metadata.name}-${current}` || (primary.podIndex ?? current) !== current) return undefined;
+    const next = current === 0 ? 1 : 0;
+    return s => {
+      s.replication = { ...s.replication, primary: { ...s.replication?.primary, podIndex: next } };
+    };
+  },
   paused: cr => spec(cr).suspend === true,
   status,
 };
