@@ -11,6 +11,7 @@ import { StoreError } from '../store/types';
 import { decodeProtobufObject, PROTOBUF } from './decodeProtobuf';
 import { matchesFields } from './fieldSelector';
 import { matchesLabels } from './labelSelector';
+import { forgetSnapshot, indexAfter, listSnapshot } from './listSnapshots';
 import {
   decodeContinue,
   encodeContinue,
@@ -211,6 +212,57 @@ function selectPage(
       ? undefined
       : Number(opts.resourceVersion);
   const paginated = opts.limit !== undefined && opts.limit > 0;
+  const keyOf = (o: StoredObject) =>
+    o.metadata.namespace
+      ? `${o.metadata.namespace}/${o.metadata.name}`
+      : o.metadata.name;
+  const matching = (all: StoredObject[]) =>
+    all.filter(
+      o =>
+        matchesLabels(opts.labelSelector, o.metadata.labels) &&
+        matchesFields(opts.fieldSelector, o),
+    );
+  if (paginated && opts.resourceVersion !== '0') {
+    // every page from one snapshot of the list (see listSnapshot)
+    let read: () => StoredObject[];
+    if (opts.continueToken) {
+      const pos = decodeContinue(opts.continueToken);
+      rv = pos.rv;
+      start = pos.start;
+      read = () =>
+        listAt(
+          pos.rv,
+          'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
+        );
+    } else if (
+      requested !== undefined &&
+      requested > 0 &&
+      requested < rv &&
+      (opts.resourceVersionMatch === 'Exact' || opts.resourceVersionMatch === undefined)
+    ) {
+      rv = requested;
+      read = () => listAt(requested, 'The resourceVersion for the provided list is too old.');
+    } else {
+      read = () => store.list(call.def, call.namespace);
+    }
+    const base = JSON.stringify([call.def.group, call.def.plural, call.def.version, call.namespace ?? '', rv]);
+    const id = JSON.stringify([base, opts.labelSelector, opts.fieldSelector]);
+    // the informers of one kind with different selectors (the operators' member pods) share the read
+    const snapshot = listSnapshot(store, id, () => matching(listSnapshot(store, base, read, keyOf).items), keyOf);
+    const from = indexAfter(snapshot.keys, start);
+    const rest = snapshot.items.length - from;
+    if (rest <= opts.limit!) {
+      forgetSnapshot(store, id);
+      return { items: snapshot.items.slice(from), rv };
+    }
+    const page = snapshot.items.slice(from, from + opts.limit!);
+    return {
+      items: page,
+      rv,
+      continueToken: encodeContinue({ rv, start: snapshot.keys[from + page.length - 1] }),
+      remaining: rest - page.length,
+    };
+  }
   if (opts.continueToken) {
     const pos = decodeContinue(opts.continueToken);
     rv = pos.rv;
@@ -231,15 +283,7 @@ function selectPage(
   } else {
     items = store.list(call.def, call.namespace);
   }
-  items = items.filter(
-    o =>
-      matchesLabels(opts.labelSelector, o.metadata.labels) &&
-      matchesFields(opts.fieldSelector, o),
-  );
-  const keyOf = (o: StoredObject) =>
-    o.metadata.namespace
-      ? `${o.metadata.namespace}/${o.metadata.name}`
-      : o.metadata.name;
+  items = matching(items);
   if (start) items = items.filter(o => keyOf(o) > start);
   // Like the watch cache, ignore limit for resourceVersion=0 so reflectors re-list without Exact semantics.
   if (!paginated || opts.resourceVersion === '0' || items.length <= opts.limit!)

@@ -718,6 +718,30 @@ describe('createApiServer', () => {
       expect(names(all.json)).toEqual(['l1', 'l2', 'l4', 'l5', 'l6']);
     });
 
+    it('pages of lists with different selectors, read in turns, each hold its own objects of one snapshot', async () => {
+      const page = (query: string) => t.request('GET', `${L}?limit=1&${query}`);
+      const collect = async (selector: string) => ({ selector, names: [] as string[], next: (await page(`labelSelector=${selector}`)).json });
+      const lists = [await collect('env%3Dprod'), await collect('env!%3Dprod')];
+      // a write between pages is not in them
+      await t.request('POST', L, { body: widget('l0', { env: 'prod' }) });
+      restoreLists = async () => {
+        await t.request('DELETE', `${L}/l0`);
+      };
+      for (let turn = 0; lists.some(l => l.next); turn++) {
+        for (const l of lists) {
+          if (!l.next) continue;
+          l.names.push(...names(l.next));
+          const token = l.next.metadata.continue;
+          l.next = token ? (await page(`labelSelector=${l.selector}&continue=${token}`)).json : undefined;
+        }
+        expect(turn).toBeLessThan(5);
+      }
+      expect(lists.map(l => l.names)).toEqual([
+        ['l1', 'l3', 'l5'],
+        ['l2', 'l4'],
+      ]);
+    });
+
     it('answers Table and PartialObjectMetadataList, falls back to JSON, and refuses unsupported Accept with 406', async () => {
       const table = await t.request('GET', `${L}?labelSelector=env%3Ddev`, {
         headers: { Accept: TABLE_ACCEPT },
