@@ -9,7 +9,8 @@ import type { InstanceEvent, WatchSubscription } from './types';
  */
 export class EventFeed {
   private readonly history: EventHistory;
-  private readonly watchers = new Set<(e: InstanceEvent) => void>();
+  /** Live watchers, each with how it ends when the feed cannot tell it a change (reissue). */
+  private readonly watchers = new Map<(e: InstanceEvent) => void, (() => void) | undefined>();
   private last = '0';
   /** Largest list resourceVersion seen: the cluster's RV when our view became complete. */
   private listedRv = '0';
@@ -80,7 +81,7 @@ export class EventFeed {
     if (this.isSynced) {
       this.history.append(event);
     }
-    for (const watcher of this.watchers) {
+    for (const watcher of this.watchers.keys()) {
       try {
         watcher(event);
       } catch (err) {
@@ -89,10 +90,30 @@ export class EventFeed {
     }
   }
 
+  /**
+   * Changes that can only be told at a resourceVersion already served (a late change on an idle
+   * cluster: no newer RV exists to carry it). An informer ignores an update at an RV it holds, so
+   * sending them would leave it wrong for good: watchers that can end (`onExpired`) end, as
+   * kube-apiserver's 410 Gone, on which informers list again (the list has the changes), and the
+   * history restarts at the last RV, so a resume from before it is refused too. Watchers that
+   * cannot end (the apiserver's own) get the events.
+   */
+  reissue(events: readonly InstanceEvent[]): void {
+    for (const event of events) this.advance(event.resourceVersion);
+    this.history.reset(this.last);
+    for (const [watcher, expire] of [...this.watchers]) {
+      if (expire) {
+        this.watchers.delete(watcher);
+        expire();
+      } else for (const event of events) watcher(event);
+    }
+  }
+
   /** See InstanceStore.watch. */
   watch(
     fromResourceVersion: string | undefined,
     onEvent: (event: InstanceEvent) => void,
+    onExpired?: () => void,
   ): WatchSubscription {
     const from =
       fromResourceVersion && fromResourceVersion !== '0'
@@ -114,7 +135,7 @@ export class EventFeed {
         onEvent(event);
       }
     };
-    this.watchers.add(watcher);
+    this.watchers.set(watcher, onExpired);
     return { stop: () => this.watchers.delete(watcher) };
   }
 

@@ -415,9 +415,11 @@ describe('InformerInstanceStore', () => {
     expect(t.store.get('team-a', 'orders')).toEqual(t.events[2].object);
   });
 
-  it('sends a late change at the last RV after a second when no newer RV comes (an idle cluster)', async () => {
+  it('a late change with no newer RV after a second: clients\' watches end (410) and they list again; the apiserver\'s own watchers get it at the last RV', async () => {
     const t = await synced({ redis: [redis('a', '15'), redis('b', '16')] });
     stop = () => t.store.stop();
+    const client = { events: [] as InstanceEvent[], expired: 0 };
+    t.store.watch(undefined, e => client.events.push(e), () => client.expired++);
     t.inf(REDIS_KIND).upsert(redis('a', '105'));
     await settle();
     t.sts().upsert(sts('b', '101', 1));
@@ -425,6 +427,13 @@ describe('InformerInstanceStore', () => {
     expect(summary(t.events)).toEqual(['MODIFIED team-a/a 105']);
     await settle(1000);
     expect(summary(t.events)).toEqual(['MODIFIED team-a/a 105', 'MODIFIED team-a/b 105']);
+    // an informer ignores an update at an RV it holds: the client is told to list again instead
+    expect(summary(client.events)).toEqual(['MODIFIED team-a/a 105']);
+    expect(client.expired).toBe(1);
+    // the list has the change; a watch from before the last RV is refused, from it goes on
+    expect(t.store.get('team-a', 'b')?.status?.phase).toBe('Ready');
+    expect(() => t.store.watch('104', () => undefined)).toThrow(ResourceVersionExpiredError);
+    expect(() => t.store.watch('105', () => undefined)).not.toThrow();
   });
 
   it('sends a late change with the RV every informer has progressed past, without a newer change', async () => {

@@ -13,7 +13,7 @@ import { LateChanges, type PendingChange } from './LateChanges';
 import type { InformerBackoff, ManagedInformer } from './ManagedInformer';
 import { previewInstance } from './projectInstance';
 import type { InformerFactory } from './ResourceInformer';
-import { maxResourceVersion } from './resourceVersion';
+import { isNewer, maxResourceVersion } from './resourceVersion';
 import { ServedInstances } from './ServedInstances';
 import { SourceEntries } from './SourceEntries';
 import { SourceObjects } from './SourceObjects';
@@ -237,8 +237,9 @@ export class InformerInstanceStore implements InstanceStore {
   watch(
     fromResourceVersion: string | undefined,
     onEvent: (event: InstanceEvent) => void,
+    onExpired?: () => void,
   ): WatchSubscription {
-    return this.feed.watch(fromResourceVersion, onEvent);
+    return this.feed.watch(fromResourceVersion, onEvent, onExpired);
   }
 
   engines(): DatabaseEngine[] {
@@ -340,8 +341,13 @@ export class InformerInstanceStore implements InstanceStore {
     }
     // Stable sort: changes with equal RVs keep their arrival order.
     batch.sort((a, b) => compareRv(a.rv, b.rv));
-    // The events of the batch are sent once it has been applied (see coalesceByRv).
-    for (const event of coalesceByRv(this.projector.apply(batch))) this.feed.emit(event);
+    // The events of the batch are sent once it has been applied (see coalesceByRv). A late
+    // change let go at the last RV (no newer one came: LateChanges) changes objects at an RV
+    // clients hold: their watches end and they list again (EventFeed.reissue).
+    const before = this.feed.lastRv;
+    const events = coalesceByRv(this.projector.apply(batch));
+    if (batch.some(c => c.reissued) && events.some(e => !isNewer(e.resourceVersion, before))) this.feed.reissue(events);
+    else for (const event of events) this.feed.emit(event);
     this.checkSynced();
     if (this.feed.synced) {
       // every change up to it has been applied above (informers deliver in RV order)

@@ -18,6 +18,8 @@ export interface PendingChange {
   snapshot?: { key: string; obj: KubeObject | undefined };
   /** Sent at the last RV on purpose (instances marked Stale): never held back as late. */
   atLastRv?: boolean;
+  /** A late change let go at the last RV after waiting (no newer RV came): see EventFeed.reissue. */
+  reissued?: boolean;
 }
 
 /**
@@ -82,7 +84,7 @@ export class LateChanges {
       if (newest > last) {
         out.push({ ...current, rv: newest.toString() });
       } else if (release) {
-        out.push(current);
+        out.push({ ...current, reissued: true });
       } else {
         this.held.push(current);
       }

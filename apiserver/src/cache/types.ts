@@ -62,11 +62,15 @@ export interface InstanceStore {
    * Calls `onEvent` for every change with resourceVersion > fromResourceVersion (from the kept
    * history, then live), in increasing resourceVersion order. Throws ResourceVersionExpiredError
    * when fromResourceVersion is older than the kept window. Without fromResourceVersion, only
-   * live events are delivered.
+   * live events are delivered. `onExpired`: a change could only be told at a resourceVersion
+   * the watcher already holds (informers ignore an update at the same resourceVersion), so the
+   * watch ends there and the client must list again, as kube-apiserver's 410 says; a watcher
+   * without it gets that change as an event.
    */
   watch(
     fromResourceVersion: string | undefined,
     onEvent: (event: InstanceEvent) => void,
+    onExpired?: () => void,
   ): WatchSubscription;
   /**
    * The operator object behind the instance served as `namespace/name` (served names can be

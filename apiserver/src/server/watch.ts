@@ -236,6 +236,11 @@ export async function serveWatch(ctx: HandlerContext, settings: WatchSettings, p
     }
   };
 
+  // the store cannot tell this watcher a change at a newer RV (EventFeed.reissue): 410, list again
+  const onExpired = () => {
+    write('ERROR', JSON.stringify(new StatusError(410, 'Expired', 'the watch could not be continued: list again').status));
+    end();
+  };
   try {
     if (initialEvents) {
       const snapshotRv = current();
@@ -249,9 +254,9 @@ export async function serveWatch(ctx: HandlerContext, settings: WatchSettings, p
         if (ended) return;
       }
       if (opts.sendInitialEvents && opts.allowWatchBookmarks) write('BOOKMARK', bookmarkJson(snapshotRv, true));
-      sub = store.watch(snapshotRv, onEvent);
+      sub = store.watch(snapshotRv, onEvent, onExpired);
     } else {
-      sub = store.watch(startRv, onEvent);
+      sub = store.watch(startRv, onEvent, onExpired);
     }
   } catch (e) {
     if (e instanceof ResourceVersionExpiredError) {

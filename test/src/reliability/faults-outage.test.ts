@@ -178,7 +178,10 @@ describe('the Kubernetes API goes away while clients list and watch', () => {
     expect(codes.filter(c => c !== 200)).toEqual([]);
     const stream = checkEventStream(informer.records);
     expect(stream.violations).toEqual([]);
-    expect(stream.lists).toBe(1); // the client never had to re-list
+    // the client re-lists at most once: only when a change the outage delayed could be told at
+    // no newer resourceVersion than one it held (the apiserver then ends its watch with 410,
+    // EventFeed.reissue), never for the outage itself
+    expect(stream.lists).toBeLessThanOrEqual(2);
     expect(informerErrors).toEqual([]);
     // eslint-disable-next-line no-console
     console.log(`outage of ${OUTAGE_MS / 1000} s: ${codes.length} reads during the test, all 200; ${figures.join('; ')}; ${stream.events} events, ${stream.lists} list`);
