@@ -1,29 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { KubeConfig } from '@kubernetes/client-node';
-// a real kube-apiserver's list paging, label selectors and watch (tests only)
-import { KubeEmulator } from '@internal/kube-emulator';
+import { describe, expect, it } from '@jest/globals';
 import type { KubeObject, ResourceType } from '../adapters/types';
 import type { ResourceInformer } from '../cache/ResourceInformer';
 import { kubeInformerFactory } from './kubeInformerFactory';
 import { LIST_PAGE_SIZE } from './listAllPages';
+import { useBareEmulator } from './__testUtils__/useBareEmulator';
 
 const CONFIGMAPS = { group: '', version: 'v1', plural: 'configmaps' };
 
 describe('kubeInformerFactory against the kube emulator', () => {
-  let emulator: KubeEmulator;
-  let kc: KubeConfig;
-  beforeAll(async () => {
-    emulator = await KubeEmulator.start({ operators: false });
-    kc = new KubeConfig();
-    kc.loadFromString(emulator.kubeconfig());
+  const bare = useBareEmulator(emulator => {
     for (let i = 0; i < 2 * LIST_PAGE_SIZE + 100; i++)
       emulator.store.create(CONFIGMAPS, {
         metadata: { name: `cm-${i}`, namespace: 'default', labels: i % 3 === 0 ? { member: 'yes' } : { member: 'no' } },
         data: { big: 'x'.repeat(100) },
       });
-  });
-  afterAll(async () => {
-    await emulator?.stop();
   });
 
   it('lists in pages and watches only the objects of its label selector, each kept as its type slims it', async () => {
@@ -36,7 +26,7 @@ describe('kubeInformerFactory against the kube emulator', () => {
     let listedAt: string | undefined;
     let onListed!: () => void;
     const listed = new Promise<void>(resolve => (onListed = resolve));
-    const informer: ResourceInformer = kubeInformerFactory(kc)(type, {
+    const informer: ResourceInformer = kubeInformerFactory(bare.kc)(type, {
       onListed: rv => {
         listedAt = rv;
         onListed();
@@ -56,9 +46,9 @@ describe('kubeInformerFactory against the kube emulator', () => {
       expect(informer.list()).toHaveLength(expected);
       expect(informer.list().every(o => o.metadata?.labels === undefined && (o as any).data === undefined)).toBe(true);
       // one snapshot: the first page's resourceVersion, the store's as nothing changed since
-      expect(listedAt).toBe(String(emulator.store.currentRV()));
-      emulator.store.create(CONFIGMAPS, { metadata: { name: 'late-no', namespace: 'default', labels: { member: 'no' } } });
-      emulator.store.create(CONFIGMAPS, { metadata: { name: 'late-yes', namespace: 'default', labels: { member: 'yes' } } });
+      expect(listedAt).toBe(String(bare.emulator.store.currentRV()));
+      bare.emulator.store.create(CONFIGMAPS, { metadata: { name: 'late-no', namespace: 'default', labels: { member: 'no' } } });
+      bare.emulator.store.create(CONFIGMAPS, { metadata: { name: 'late-yes', namespace: 'default', labels: { member: 'yes' } } });
       // created after late-no: once it arrives, late-no would have arrived before it
       await late;
       expect(added).not.toContain('late-no');

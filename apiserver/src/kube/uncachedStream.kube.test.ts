@@ -1,9 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { KubeConfig } from '@kubernetes/client-node';
-// a real kube-apiserver's list paging, watch and 410 (tests only)
-import { KubeEmulator } from '@internal/kube-emulator';
+import { describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../adapters/types';
 import { UncachedStream, type StreamPhase } from './uncachedStream';
+import { useBareEmulator } from './__testUtils__/useBareEmulator';
 
 const EVENTS = { group: '', version: 'v1', plural: 'events', kind: 'Event' };
 
@@ -17,16 +15,7 @@ const eventNamed = (name: string) => ({
 });
 
 describe('UncachedStream against the kube emulator', () => {
-  let emulator: KubeEmulator;
-  let kc: KubeConfig;
-  beforeAll(async () => {
-    emulator = await KubeEmulator.start({ operators: false });
-    kc = new KubeConfig();
-    kc.loadFromString(emulator.kubeconfig());
-  });
-  afterAll(async () => {
-    await emulator?.stop();
-  });
+  const bare = useBareEmulator();
 
   /** Resolves when `pred` holds over what was observed, checked on each observation. */
   function reader() {
@@ -61,20 +50,20 @@ describe('UncachedStream against the kube emulator', () => {
   }
 
   it('lists in pages, then watches from the list; after a watch expiry (410) it lists again', async () => {
-    for (let i = 0; i < 1203; i++) emulator.store.create(EVENTS, eventNamed(`listed-${i}`));
+    for (let i = 0; i < 1203; i++) bare.emulator.store.create(EVENTS, eventNamed(`listed-${i}`));
     const r = reader();
-    const stream = new UncachedStream(kc, EVENTS, r);
+    const stream = new UncachedStream(bare.kc, EVENTS, r);
     try {
       await stream.start();
       expect(r.counts).toEqual({ relisting: 1, listed: 1 });
       expect(r.seen.filter(([p]) => p === 'ADDED')).toHaveLength(1203);
-      emulator.store.create(EVENTS, eventNamed('watched'));
+      bare.emulator.store.create(EVENTS, eventNamed('watched'));
       await r.until(() => r.seen.some(([p, n]) => p === 'ADDED' && n === 'watched'));
-      emulator.store.delete(EVENTS, 'default', 'watched');
+      bare.emulator.store.delete(EVENTS, 'default', 'watched');
       await r.until(() => r.seen.some(([p, n]) => p === 'DELETED' && n === 'watched'));
 
-      emulator.expireWatches();
-      emulator.store.create(EVENTS, eventNamed('after-expiry'));
+      bare.emulator.expireWatches();
+      bare.emulator.store.create(EVENTS, eventNamed('after-expiry'));
       await r.until(() => r.counts.listed === 2 && r.seen.some(([, n]) => n === 'after-expiry'));
       expect(r.counts.relisting).toBe(2);
     } finally {

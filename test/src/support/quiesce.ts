@@ -10,9 +10,17 @@ import type { System } from './startSystem';
 export async function quiesce(system: System, bookmarkMs: number): Promise<void> {
   system.emulator.operators.settle();
   system.emulator.operators.pause();
-  await cacheReached(system, system.emulator.store.currentRV(), 20 * bookmarkMs);
-  await system.apiserver.readySpecs.idle();
-  await cacheReached(system, system.emulator.store.currentRV(), 20 * bookmarkMs);
+  // what the apiserver writes itself (Ready-spec records, events mirrored onto instances) comes
+  // after its cache saw what it answers: until a round writes nothing, at most a few rounds
+  for (let round = 0; round < 10; round++) {
+    const rv = system.emulator.store.currentRV();
+    await cacheReached(system, rv, 20 * bookmarkMs);
+    await system.apiserver.readySpecs.idle();
+    await system.apiserver.events.idle();
+    await cacheReached(system, system.emulator.store.currentRV(), 20 * bookmarkMs);
+    if (system.emulator.store.currentRV() === rv) return;
+  }
+  throw new Error(`the cluster did not come to rest: at ${system.emulator.store.currentRV()}`);
 }
 
 /**
