@@ -81,12 +81,15 @@ export class EventFeed {
     if (this.isSynced) {
       this.history.append(event);
     }
-    for (const watcher of this.watchers.keys()) {
-      try {
-        watcher(event);
-      } catch (err) {
-        this.logger?.warn('Watcher failed', { error: String(err) });
-      }
+    for (const watcher of this.watchers.keys()) this.deliver(watcher, event);
+  }
+
+  /** One event to one watcher; a watcher that throws is logged, not the feed's failure. */
+  private deliver(watcher: (e: InstanceEvent) => void, event: InstanceEvent): void {
+    try {
+      watcher(event);
+    } catch (err) {
+      this.logger?.warn('Watcher failed', { error: String(err) });
     }
   }
 
@@ -105,7 +108,7 @@ export class EventFeed {
       if (expire) {
         this.watchers.delete(watcher);
         expire();
-      } else for (const event of events) watcher(event);
+      } else for (const event of events) this.deliver(watcher, event);
     }
   }
 

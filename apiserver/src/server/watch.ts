@@ -237,8 +237,9 @@ export async function serveWatch(ctx: HandlerContext, settings: WatchSettings, p
   };
 
   // the store cannot tell this watcher a change at a newer RV (EventFeed.reissue): 410, list again
+  const expired = (message: string) => write('ERROR', JSON.stringify(new StatusError(410, 'Expired', message).status));
   const onExpired = () => {
-    write('ERROR', JSON.stringify(new StatusError(410, 'Expired', 'the watch could not be continued: list again').status));
+    expired('the watch could not be continued: list again');
     end();
   };
   try {
@@ -260,7 +261,7 @@ export async function serveWatch(ctx: HandlerContext, settings: WatchSettings, p
     }
   } catch (e) {
     if (e instanceof ResourceVersionExpiredError) {
-      write('ERROR', JSON.stringify(new StatusError(410, 'Expired', e.message).status));
+      expired(e.message);
     } else {
       logger.error('Watch failed', { resource: def.plural, error: String((e as Error)?.stack ?? e) });
       const status = e instanceof StatusError ? e.status : internalError((e as Error)?.message ?? String(e)).status;

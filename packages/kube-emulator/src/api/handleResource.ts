@@ -9,15 +9,7 @@ import type {
 } from '../store/types';
 import { StoreError } from '../store/types';
 import { decodeProtobufObject, PROTOBUF } from './decodeProtobuf';
-import { matchesFields } from './fieldSelector';
-import { matchesLabels } from './labelSelector';
-import { forgetSnapshot, indexAfter, listSnapshot } from './listSnapshots';
-import {
-  decodeContinue,
-  encodeContinue,
-  type ListOptions,
-  parseListOptions,
-} from './listOptions';
+import { parseListOptions } from './listOptions';
 import { negotiateOutput, type OutputTarget } from './negotiate';
 import {
   applyPatch,
@@ -26,6 +18,7 @@ import {
   STRATEGIC_MERGE_PATCH,
 } from './patchObject';
 import { queryBool } from './queryBool';
+import { selectPage } from './selectPage';
 import { errors, writeJson } from './status';
 import {
   type IncludeObject,
@@ -183,120 +176,6 @@ async function getOne(call: Call) {
   return respondObject(call, 200, obj, output);
 }
 
-/** Items matching the options, the RV they are consistent with, and the continue token if any. */
-function selectPage(
-  call: Call,
-  opts: ListOptions,
-): {
-  items: StoredObject[];
-  rv: number;
-  continueToken?: string;
-  remaining?: number;
-} {
-  const { store } = call.ctx;
-  let rv = store.currentRV();
-  let start = '';
-  let items: StoredObject[];
-  const listAt = (at: number, expiredMessage: string) => {
-    if (!store.listAt) throw new StoreError(410, 'Expired', expiredMessage);
-    try {
-      return store.listAt(call.def, call.namespace, at);
-    } catch (e) {
-      if (e instanceof StoreError && e.code === 410)
-        throw new StoreError(410, 'Expired', expiredMessage);
-      throw e;
-    }
-  };
-  const requested =
-    opts.resourceVersion === undefined
-      ? undefined
-      : Number(opts.resourceVersion);
-  const paginated = opts.limit !== undefined && opts.limit > 0;
-  const keyOf = (o: StoredObject) =>
-    o.metadata.namespace
-      ? `${o.metadata.namespace}/${o.metadata.name}`
-      : o.metadata.name;
-  const matching = (all: StoredObject[]) =>
-    all.filter(
-      o =>
-        matchesLabels(opts.labelSelector, o.metadata.labels) &&
-        matchesFields(opts.fieldSelector, o),
-    );
-  if (paginated && opts.resourceVersion !== '0') {
-    // every page from one snapshot of the list (see listSnapshot)
-    let read: () => StoredObject[];
-    if (opts.continueToken) {
-      const pos = decodeContinue(opts.continueToken);
-      rv = pos.rv;
-      start = pos.start;
-      read = () =>
-        listAt(
-          pos.rv,
-          'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
-        );
-    } else if (
-      requested !== undefined &&
-      requested > 0 &&
-      requested < rv &&
-      (opts.resourceVersionMatch === 'Exact' || opts.resourceVersionMatch === undefined)
-    ) {
-      rv = requested;
-      read = () => listAt(requested, 'The resourceVersion for the provided list is too old.');
-    } else {
-      read = () => store.list(call.def, call.namespace);
-    }
-    const base = JSON.stringify([call.def.group, call.def.plural, call.def.version, call.namespace ?? '', rv]);
-    const id = JSON.stringify([base, opts.labelSelector, opts.fieldSelector]);
-    // the informers of one kind with different selectors (the operators' member pods) share the read
-    const snapshot = listSnapshot(store, id, () => matching(listSnapshot(store, base, read, keyOf).items), keyOf);
-    const from = indexAfter(snapshot.keys, start);
-    const rest = snapshot.items.length - from;
-    if (rest <= opts.limit!) {
-      forgetSnapshot(store, id);
-      return { items: snapshot.items.slice(from), rv };
-    }
-    const page = snapshot.items.slice(from, from + opts.limit!);
-    return {
-      items: page,
-      rv,
-      continueToken: encodeContinue({ rv, start: snapshot.keys[from + page.length - 1] }),
-      remaining: rest - page.length,
-    };
-  }
-  if (opts.continueToken) {
-    const pos = decodeContinue(opts.continueToken);
-    rv = pos.rv;
-    start = pos.start;
-    items = listAt(
-      rv,
-      'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
-    );
-  } else if (
-    requested !== undefined &&
-    requested > 0 &&
-    requested < rv &&
-    (opts.resourceVersionMatch === 'Exact' ||
-      (paginated && opts.resourceVersionMatch === undefined))
-  ) {
-    rv = requested;
-    items = listAt(rv, 'The resourceVersion for the provided list is too old.');
-  } else {
-    items = store.list(call.def, call.namespace);
-  }
-  items = matching(items);
-  if (start) items = items.filter(o => keyOf(o) > start);
-  // Like the watch cache, ignore limit for resourceVersion=0 so reflectors re-list without Exact semantics.
-  if (!paginated || opts.resourceVersion === '0' || items.length <= opts.limit!)
-    return { items, rv };
-  const page = items.slice(0, opts.limit);
-  return {
-    items: page,
-    rv,
-    continueToken: encodeContinue({ rv, start: keyOf(page[page.length - 1]) }),
-    remaining: items.length - page.length,
-  };
-}
-
 async function list(call: Call) {
   const output = negotiateOutput(call.req.headers.accept);
   const opts = parseListOptions(call.query, call.def, false);
@@ -304,7 +183,7 @@ async function list(call: Call) {
     opts.resourceVersion === undefined ? 0 : Number(opts.resourceVersion);
   if (requested > 0 && !opts.continueToken)
     await waitForResourceVersion(call.ctx.store, requested);
-  const page = selectPage(call, opts);
+  const page = selectPage(call.ctx.store, call.def, call.namespace, opts);
   const metadata: Obj = { resourceVersion: String(page.rv) };
   if (page.continueToken) {
     metadata.continue = page.continueToken;
@@ -684,7 +563,7 @@ async function deleteOne(call: Call) {
 async function deleteCollection(call: Call) {
   const opts = deleteOptions(call);
   const listOpts = parseListOptions(call.query, call.def, false);
-  const { items } = selectPage(call, {
+  const { items } = selectPage(call.ctx.store, call.def, call.namespace, {
     ...listOpts,
     limit: undefined,
     continueToken: undefined,

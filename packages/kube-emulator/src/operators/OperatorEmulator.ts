@@ -615,11 +615,12 @@ export class OperatorEmulator {
         ? { ...ownerReference(set), blockOwnerDeletion: true }
         : ownerReference(cr);
       const names = podNames(d, state.pods);
+      const lost = this.worlds.get(key)?.memo.lostPrimary;
       for (const [i, pod] of names.entries())
         changes += this.reconcileMember(cr, d, pod, owner, {
           index: i,
           // a primary lost (failPrimary) is not ready until the operator has failed over
-          ready: isReadyPod(state, i) && this.worlds.get(key)?.memo.lostPrimary !== pod,
+          ready: isReadyPod(state, i) && lost !== pod,
           // a pod the controller has just started is not failing yet
           fault: state.starting && i === state.pods - 1 ? undefined : fault,
           since,
