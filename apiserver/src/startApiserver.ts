@@ -20,7 +20,7 @@ import { loadEngineConfig, validationContexts } from './engines';
 import { EventMirror } from './events/EventMirror';
 import { EVENTS } from './events/mirroredEvent';
 import { UncachedStream } from './kube/uncachedStream';
-import { createKubeConfig, KubeApiWriter, kubeInformerFactory } from './kube';
+import { clusterResourceVersion, createKubeConfig, KubeApiWriter, kubeInformerFactory } from './kube';
 import type { Options } from './options/Options';
 import {
   ConfigMapPolicyChecker,
@@ -147,6 +147,7 @@ export async function startApiserver(
   const store = new InformerInstanceStore({
     adapters,
     informerFactory: kubeInformerFactory(kc),
+    clusterResourceVersion: clusterResourceVersion(kc),
     historyMaxEvents: options.watchHistorySize,
     historyMaxAgeSeconds: options.watchHistorySeconds,
     staleAfterMs: deps.staleAfterMs,

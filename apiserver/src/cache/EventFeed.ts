@@ -99,7 +99,10 @@ export class EventFeed {
    * sending them would leave it wrong for good: watchers that can end (`onExpired`) end, as
    * kube-apiserver's 410 Gone, on which informers list again (the list has the changes), and the
    * history restarts at the last RV, so a resume from before it is refused too. Watchers that
-   * cannot end (the apiserver's own) get the events.
+   * cannot end (the apiserver's own) get the events. A client that listed at that RV before and
+   * watches from it after misses them: only a cluster whose RV has not moved for a second comes
+   * here (LateChanges reads the cluster's RV first), hardly ever a real one: its control plane
+   * renews leases every few seconds.
    */
   reissue(events: readonly InstanceEvent[]): void {
     for (const event of events) this.advance(event.resourceVersion);

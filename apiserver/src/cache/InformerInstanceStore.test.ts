@@ -68,7 +68,7 @@ class FakeInformer implements ResourceInformer {
 
 const settle = (ms = 30) => new Promise(r => setTimeout(r, ms));
 
-function setup(options: { historyMaxEvents?: number } = {}) {
+function setup(options: { historyMaxEvents?: number; clusterResourceVersion?: () => Promise<string | undefined> } = {}) {
   const informers = new Map<string, FakeInformer>();
   const created: string[] = [];
   let clock = Date.parse('2026-03-01T10:00:00Z');
@@ -82,6 +82,7 @@ function setup(options: { historyMaxEvents?: number } = {}) {
     },
     batchWindowMs: 5,
     historyMaxEvents: options.historyMaxEvents,
+    clusterResourceVersion: options.clusterResourceVersion,
     restartBackoff: { initialMs: 10, maxMs: 40 },
     now: () => clock,
   });
@@ -121,6 +122,7 @@ async function synced(
     sts?: KubeObject[];
     mariadb?: KubeObject[];
     historyMaxEvents?: number;
+    clusterResourceVersion?: () => Promise<string | undefined>;
   } = {},
 ) {
   const t = setup(opts);
@@ -434,6 +436,48 @@ describe('InformerInstanceStore', () => {
     expect(t.store.get('team-a', 'b')?.status?.phase).toBe('Ready');
     expect(() => t.store.watch('104', () => undefined)).toThrow(ResourceVersionExpiredError);
     expect(() => t.store.watch('105', () => undefined)).not.toThrow();
+  });
+
+  it('a late change with no newer RV after a second goes out at the cluster\'s RV read then: no client lists again', async () => {
+    let clusterRv = '105';
+    const reads: string[] = [];
+    const t = await synced({
+      redis: [redis('a', '15'), redis('b', '16')],
+      clusterResourceVersion: async () => {
+        reads.push(clusterRv);
+        return clusterRv;
+      },
+    });
+    stop = () => t.store.stop();
+    const client = { events: [] as InstanceEvent[], expired: 0 };
+    t.store.watch(undefined, e => client.events.push(e), () => client.expired++);
+    t.inf(REDIS_KIND).upsert(redis('a', '105'));
+    await settle();
+    t.sts().upsert(sts('b', '101', 1));
+    // a lease's renewal elsewhere moved the cluster on; no bookmark has told the informers yet
+    clusterRv = '120';
+    await settle(1300);
+    expect(reads).toEqual(['120']);
+    expect(summary(client.events)).toEqual(['MODIFIED team-a/a 105', 'MODIFIED team-a/b 120']);
+    expect(client.expired).toBe(0);
+    const resumed: string[] = [];
+    t.store.watch('105', e => resumed.push(`${e.object.metadata.name} ${e.resourceVersion}`));
+    expect(resumed).toEqual(['b 120']);
+  });
+
+  it('a late change whose cluster RV read finds the cluster idle or fails: clients list again', async () => {
+    for (const read of [async () => '105', async () => Promise.reject(new Error('connection refused'))]) {
+      const t = await synced({ redis: [redis('a', '15'), redis('b', '16')], clusterResourceVersion: read });
+      const client = { events: [] as InstanceEvent[], expired: 0 };
+      t.store.watch(undefined, e => client.events.push(e), () => client.expired++);
+      t.inf(REDIS_KIND).upsert(redis('a', '105'));
+      await settle();
+      t.sts().upsert(sts('b', '101', 1));
+      await settle(1300);
+      t.store.stop();
+      expect(summary(t.events)).toEqual(['MODIFIED team-a/a 105', 'MODIFIED team-a/b 105']);
+      expect(client.expired).toBe(1);
+    }
   });
 
   it('sends a late change with the RV every informer has progressed past, without a newer change', async () => {

@@ -47,6 +47,11 @@ export interface InformerInstanceStoreOptions {
    * `Stale` condition (default 3 s): a connection reset that resumes at once is no news.
    */
   staleAfterMs?: number;
+  /**
+   * Reads the cluster's current resourceVersion (a quorum read), for late changes that waited
+   * without a newer RV (see LateChanges). Without it they go out at the last RV served.
+   */
+  clusterResourceVersion?: () => Promise<string | undefined>;
   /** The platform team's versions and sizes per engine (`--engine-config`); default: none. */
   engineConfig?: EngineConfig;
   now?: () => number;
@@ -79,13 +84,18 @@ export class InformerInstanceStore implements InstanceStore {
   private readonly projector: BatchProjector;
   private readonly queue: ChangeQueue;
   /** Late changes held back for a newer RV (see LateChanges.restamp). */
-  private readonly late = new LateChanges(() => {
-    if (!this.queue.scheduled()) this.flush();
-  });
+  private readonly late: LateChanges;
   private readonly appliedListeners = new Set<() => void>();
 
   constructor(private readonly options: InformerInstanceStoreOptions) {
     this.now = options.now ?? Date.now;
+    this.late = new LateChanges(
+      () => {
+        if (!this.queue.scheduled()) this.flush();
+      },
+      undefined,
+      options.clusterResourceVersion,
+    );
     this.queue = new ChangeQueue(() => this.flush(), options.batchWindowMs ?? 5);
     this.served = new ServedInstances(this.now);
     this.staleness = new StaleTracker({
@@ -198,6 +208,10 @@ export class InformerInstanceStore implements InstanceStore {
    */
   builtFromRv(namespace: string, name: string): string | undefined {
     return this.served.get(namespace, name)?.sourceRv;
+  }
+
+  holdsChanges(): boolean {
+    return !this.queue.isEmpty() || this.late.holding();
   }
 
   preview(namespace: string, name: string, object: KubeObject): DatabaseInstance | undefined {

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../adapters/types';
-import { rvToBigInt } from './resourceVersion';
+import { maxResourceVersion, rvToBigInt } from './resourceVersion';
 
 /** Longest a late change waits for a newer RV to go out with. */
 const LATE_WAIT_MS = 1000;
@@ -31,11 +31,20 @@ export class LateChanges {
   private timer: NodeJS.Timeout | undefined;
   /** The held changes waited long enough: the next batch sends them at the last RV. */
   private release = false;
+  /** The cluster's RV read after the wait (see `clusterRv`), newer than what informers told. */
+  private readRv: string | undefined;
+  private stopped = false;
 
-  /** `flushSoon` applies a batch (the store's flush), called when held changes may go. */
+  /**
+   * `flushSoon` applies a batch (the store's flush), called when held changes may go.
+   * `clusterRv` reads the cluster's current resourceVersion (a quorum read): on a real cluster
+   * the RV moves every few seconds (leases), long before a watch's bookmark tells an informer,
+   * so held changes go out at a new RV and clients never have to list again.
+   */
   constructor(
     private readonly flushSoon: () => void,
     private readonly waitMs = LATE_WAIT_MS,
+    private readonly clusterRv?: () => Promise<string | undefined>,
   ) {}
 
   /**
@@ -44,14 +53,16 @@ export class LateChanges {
    * watchers hold, nor at the last served RV: a watcher that got that RV and then resumes from
    * it (history replays RVs strictly greater) would never get them. They wait for a newer
    * cluster RV (a change in this batch, or every informer's progress past it) and go out with
-   * it, at most `LATE_WAIT_MS`; after that, on an idle cluster, at the last RV as before (a
-   * change must not stay invisible for the minute a bookmark can take).
+   * it, at most `LATE_WAIT_MS`; then with the cluster's RV read then, and only on a cluster
+   * whose RV has not moved, at the last RV (a change must not stay invisible for the minute a
+   * bookmark can take; clients are told to list again, see EventFeed.reissue).
    */
   restamp(fresh: PendingChange[], lastRv: string, progress: string): PendingChange[] {
     const waited = this.held.splice(0);
     const batch = [...waited, ...fresh];
     const last = rvToBigInt(lastRv);
-    let newest = rvToBigInt(progress);
+    let newest = rvToBigInt(maxResourceVersion(progress, this.readRv));
+    this.readRv = undefined;
     /** The batch's first RV newer than the last one served. */
     let next: bigint | undefined;
     for (const c of batch) {
@@ -90,18 +101,33 @@ export class LateChanges {
       }
     }
     if (this.held.length > 0 && !this.timer) {
-      this.timer = setTimeout(() => {
-        this.timer = undefined;
-        this.release = true;
-        this.flushSoon();
-      }, this.waitMs);
+      this.timer = setTimeout(() => void this.waited(), this.waitMs);
       this.timer.unref?.();
     }
     return out;
   }
 
+  /** Whether changes are held back for a newer RV. */
+  holding(): boolean {
+    return this.held.length > 0;
+  }
+
   stop(): void {
+    this.stopped = true;
     clearTimeout(this.timer);
     this.timer = undefined;
+  }
+
+  /** The wait is over: read the cluster's RV if we can, then let the held changes go. */
+  private async waited(): Promise<void> {
+    try {
+      this.readRv = await this.clusterRv?.();
+    } catch {
+      // unreadable (an outage): they go out at the last RV, and clients list again
+    }
+    this.timer = undefined;
+    if (this.stopped) return;
+    this.release = true;
+    this.flushSoon();
   }
 }

@@ -91,6 +91,11 @@ export interface InstanceStore {
    */
   builtFromRv?(namespace: string, name: string): string | undefined;
   /**
+   * Whether changes the informers delivered are not applied yet: in the batch window, or late
+   * changes waiting for a newer resourceVersion (see LateChanges). Optional.
+   */
+  holdsChanges?(): boolean;
+  /**
    * Every operator object of any supported kind named exactly `name` in `namespace`
    * (a create must not reuse a name any operator already holds there).
    */

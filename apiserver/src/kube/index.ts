@@ -3,6 +3,7 @@ export {
   kubeConfigForServer,
   type KubeConfigOptions,
 } from './createKubeConfig';
+export { clusterResourceVersion } from './clusterResourceVersion';
 export { kubeRequest, KubeHttpError, type KubeRequest } from './kubeRequest';
 export { kubeInformerFactory, stripBulkyFields } from './kubeInformerFactory';
 export { resourcePath, resourceName } from './resourcePath';

@@ -71,7 +71,8 @@ describe('authentication and authorization attacks on the aggregated apiserver',
 
   /** The store must not move, and nothing in team-b may have been created, changed or deleted. */
   const expectNoWrite = (rvBefore: number, probe: ProbeRequest, answer: ProbeAnswer) => {
-    if (h.wroteSince(rvBefore)) throw new Error(`an attack wrote:\n${describeExchange(probe, answer)}`);
+    const wrote = h.wroteSince(rvBefore);
+    if (wrote) throw new Error(`an attack wrote (${wrote}):\n${describeExchange(probe, answer)}`);
   };
 
   it.each([

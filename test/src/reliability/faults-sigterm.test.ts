@@ -16,6 +16,18 @@ const SHUTDOWN_DELAY_MS = 1500;
 const GRACE_MS = 10_000;
 const INSTANCES = '/apis/dbaas.platform.dev/v1alpha1/databaseinstances';
 
+/** What a watcher got since it last (re)opened its watch, for a failure message. */
+function describeSince(w: WatchClient | undefined): string {
+  if (!w) return 'nothing';
+  const since = w.records.map(r => r.kind).lastIndexOf('watch');
+  const got = w.records.slice(since).map(r => {
+    if (r.kind === 'event') return `${r.type} ${r.object.key}@${r.object.resourceVersion} ${/"phase":"(\w+)"/.exec(r.object.content)?.[1] ?? ''}`;
+    if (r.kind === 'error') return `ERROR ${r.code}`;
+    return r.kind === 'watch' ? `watch from ${r.from}` : r.kind;
+  });
+  return `${got.slice(0, 20).join('; ')}; open ${w.opened}; ends ${JSON.stringify(w.ends.map(e => e.how))}`;
+}
+
 /**
  * Two apiserver replicas as processes behind one emulated cluster; clients talk to them the way
  * kube-apiserver's aggregator does (front-proxy client certificate, X-Remote-* headers).
@@ -142,7 +154,11 @@ describe('SIGTERM with 1,000 open watches and requests in flight', () => {
     emulator.operators.setHealth({ kind: 'MariaDB', namespace: 'team-a', name: 'orders-db' }, 'degraded', 'one node down');
     const degraded = (w: WatchClient) =>
       w.records.some(r => r.kind === 'event' && r.object.key === 'team-a/orders-db' && r.object.content.includes('"phase":"Degraded"'));
-    await eventually(() => watchers.every(degraded), 30_000, () => `${watchers.filter(w => !degraded(w)).length} watchers without the change`);
+    await eventually(
+      () => watchers.every(degraded),
+      30_000,
+      () => `${watchers.filter(w => !degraded(w)).length} watchers without the change; one of them got ${describeSince(watchers.find(w => !degraded(w)))}`,
+    );
     for (const w of watchers) w.close();
 
     const errors = watchers.flatMap(w => w.records.filter(r => r.kind === 'error'));

@@ -51,7 +51,8 @@ describe('hostile input: the connection subresource (credentials)', () => {
       const notYet = isCredentialsNotYet(answer);
       // an empty or trailing segment addresses the instance itself, which admin and alice may delete
       const mayWrite = !refusal && c.method !== 'GET' && c.method !== 'HEAD' && c.subresource !== 'connection';
-      if (!mayWrite && h.wroteSince(rvBefore)) throw new Error(`a connection request wrote:\n${describeExchange(probe, answer)}`);
+      const wrote = h.wroteSince(rvBefore);
+      if (!mayWrite && wrote) throw new Error(`a connection request wrote (${wrote}):\n${describeExchange(probe, answer)}`);
       // who may read credentials: system:masters, and alice in team-a (the binding above)
       const granted = c.caller === 'admin' || (c.caller === 'alice' && namespace === 'team-a');
       if (answer.status === 200 && probe.method === 'GET') {

@@ -120,7 +120,8 @@ describe('hostile input: delete and deletecollection of databaseinstances', () =
       const rvBefore = h.storeRv();
       const answer = await send(c.caller, probe);
       const refusal = expectKubeAnswer(probe, answer);
-      if (refusal && h.wroteSince(rvBefore)) throw new Error(`a refused delete wrote:\n${describeExchange(probe, answer)}`);
+      const wrote = h.wroteSince(rvBefore);
+      if (refusal && wrote) throw new Error(`a refused delete wrote (${wrote}):\n${describeExchange(probe, answer)}`);
       const gone = protectedBefore.filter(uid => !h.system.apiserver.store.list().some(i => i.metadata.uid === uid && !i.metadata.deletionTimestamp));
       if (gone.length) throw new Error(`a protected instance was deleted:\n${describeExchange(probe, answer)}`);
       if (c.caller !== 'admin' || c.trick !== null || c.collection) return;

@@ -80,11 +80,11 @@ export function expectKubeAnswer(probe: ProbeRequest, answer: ProbeAnswer): Stat
 export function expectWriteAnswer(
   probe: ProbeRequest,
   answer: ProbeAnswer,
-  write: { what: string; success: number; dryRun: boolean; wrote: boolean },
+  write: { what: string; success: number; dryRun: boolean; wrote: string | undefined },
 ): StatusBody | undefined {
   const refusal = expectKubeAnswer(probe, answer);
   if ((refusal || write.dryRun) && write.wrote) {
-    throw new Error(`a ${refusal ? 'refused' : 'dry-run'} ${write.what} wrote:\n${show(probe, answer)}`);
+    throw new Error(`a ${refusal ? 'refused' : 'dry-run'} ${write.what} wrote (${write.wrote}):\n${show(probe, answer)}`);
   }
   if (!refusal && answer.status !== write.success) {
     throw new Error(`${/^[aeiou]/.test(write.what) ? 'an' : 'a'} ${write.what} answered ${answer.status}:\n${show(probe, answer)}`);

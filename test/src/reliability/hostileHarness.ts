@@ -46,7 +46,7 @@ export interface HostileHarness {
    * APIService's Available condition on its own schedule (a slow discovery probe on a loaded
    * machine), which no request of a case causes.
    */
-  wroteSince(rv: number): boolean;
+  wroteSince(rv: number): string | undefined;
   /** The apiserver's current list resourceVersion (for generators of resourceVersions). */
   servedRv(): bigint;
   /** Namespace and name of every instance the apiserver serves now. */

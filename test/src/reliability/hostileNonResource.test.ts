@@ -72,7 +72,8 @@ describe('hostile input: discovery, OpenAPI, /version, health and /metrics', () 
       };
       const answer = await send(c.caller, probe);
       expectKubeAnswer(probe, answer);
-      if (h.wroteSince(rvBefore)) throw new Error(`a read-only route wrote:\n${describeExchange(probe, answer)}`);
+      const wrote = h.wroteSince(rvBefore);
+      if (wrote) throw new Error(`a read-only route wrote (${wrote}):\n${describeExchange(probe, answer)}`);
     });
     // the generator must reach both sides of the oracle, or it proves nothing
     expect([...codes.keys()].some(c => c < 300)).toBe(true);

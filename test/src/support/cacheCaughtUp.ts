@@ -59,14 +59,16 @@ export async function cacheCaughtUp(system: System, namespace: string, name: str
 
 /**
  * Resolves once the apiserver's watch cache has delivered every change up to the cluster
- * resourceVersion `rv` (its list resourceVersion reaches it). Its informers make progress with
+ * resourceVersion `rv` (its list resourceVersion reaches it, and it holds no late change back
+ * to go out with a newer RV, which may change what it serves a second later). Its informers make progress with
  * each event and each watch BOOKMARK, which carries the cluster's current RV: so the bound is
  * the emulator's bookmark interval (`bookmarkIntervalMs`), and `timeoutMs` should be a few of
  * them. Checked after every change the store applies (`onApplied`), progress alone included.
  */
 export async function cacheReached(system: System, rv: number, timeoutMs: number): Promise<void> {
   const store = system.apiserver.store;
-  const reached = () => BigInt(store.resourceVersion() || '0') >= BigInt(rv);
+  // late changes held back (LateChanges) are changes up to `rv` not applied yet
+  const reached = () => BigInt(store.resourceVersion() || '0') >= BigInt(rv) && !store.holdsChanges?.();
   if (!(await waitForStore(listener => store.onApplied(listener), reached, timeoutMs))) {
     throw new Error(`the apiserver's cache did not reach resourceVersion ${rv} within ${timeoutMs} ms (at ${store.resourceVersion()})`);
   }

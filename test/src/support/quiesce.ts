@@ -24,9 +24,20 @@ export async function quiesce(system: System, bookmarkMs: number): Promise<void>
 }
 
 /**
- * Whether anything was written to the cluster after resourceVersion `rv`, other than the
+ * What was written to the cluster after resourceVersion `rv` (undefined: nothing), other than the
  * aggregator's own APIService status (kube-aggregator rewrites its Available condition on its
- * own schedule, which no request causes).
+ * own schedule, which no request causes). Says each change, so a failure names the writer.
  */
-export const wroteSince = (system: System, rv: number): boolean =>
-  system.emulator.store.changesSince(rv).some(e => e.resource.group !== 'apiregistration.k8s.io');
+export function wroteSince(system: System, rv: number): string | undefined {
+  const writes = system.emulator.store.changesSince(rv).filter(e => e.resource.group !== 'apiregistration.k8s.io');
+  if (writes.length === 0) return undefined;
+  return writes
+    .slice(0, 10)
+    .map(e => {
+      const { namespace, name } = e.object.metadata;
+      const fields = (e.object.metadata as { managedFields?: Array<{ manager?: string; time?: string }> }).managedFields ?? [];
+      const latest = fields.reduce<{ manager?: string; time?: string } | undefined>((a, f) => (!a || (f.time ?? '') >= (a.time ?? '') ? f : a), undefined);
+      return `${e.type} ${e.resource.plural} ${namespace ? `${namespace}/` : ''}${name}@${e.rv}${latest?.manager ? ` (latest manager ${latest.manager})` : ''}`;
+    })
+    .join('; ');
+}

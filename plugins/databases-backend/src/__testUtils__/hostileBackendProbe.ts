@@ -158,8 +158,9 @@ export function backendClient(b: HostileBackend) {
       }
     }
     if (r.caller === 'alice' && a.status < 300 && a.body.includes('"namespace":"team-b"')) throw new Error(`alice read team-b:\n${describe(r, a)}`);
-    if ((a.status >= 400 || r.dryRun || r.method === 'GET') && wroteSince(b.system, rvBefore)) {
-      throw new Error(`a refused, dry-run or read request changed the cluster:\n${describe(r, a)}`);
+    const wrote = a.status >= 400 || r.dryRun || r.method === 'GET' ? wroteSince(b.system, rvBefore) : undefined;
+    if (wrote) {
+      throw new Error(`a refused, dry-run or read request changed the cluster (${wrote}):\n${describe(r, a)}`);
     }
   };
 
