@@ -17,10 +17,11 @@ import {
 import { InformerInstanceStore } from './cache';
 import { ReadySpecRecorder } from './cache/ReadySpecRecorder';
 import { loadEngineConfig, validationContexts } from './engines';
+import { BindingSecrets } from './binding/BindingSecrets';
 import { EventMirror } from './events/EventMirror';
 import { EVENTS } from './events/mirroredEvent';
 import { UncachedStream } from './kube/uncachedStream';
-import { clusterResourceVersion, createKubeConfig, KubeApiWriter, kubeInformerFactory } from './kube';
+import { clusterResourceVersion, createKubeConfig, KubeApiWriter, kubeInformerFactory, SECRETS } from './kube';
 import type { Options } from './options/Options';
 import {
   ConfigMapPolicyChecker,
@@ -44,6 +45,8 @@ export interface RunningApiserver {
   readySpecs: Pick<ReadySpecRecorder, 'idle'>;
   /** Mirrors the operators' events onto the instances (see EventMirror). */
   events: Pick<EventMirror, 'idle'>;
+  /** Keeps each instance's Service Binding Secret (see BindingSecrets). */
+  bindings: Pick<BindingSecrets, 'idle'>;
   /**
    * Graceful shutdown (contract §10.6): unready at once, keep serving `delayMs`, then stop
    * accepting connections, end every watch cleanly and let requests in flight finish. With
@@ -168,6 +171,14 @@ export async function startApiserver(
     watchEvents: reader => new UncachedStream(kc, EVENTS, reader),
   });
   void events.start().catch(err => logger.warn('Mirroring events stopped', { error: String(err) }));
+  // each instance's Service Binding Secret, from the operator's credentials (status.binding)
+  const bindings = new BindingSecrets({
+    store,
+    writer,
+    logger,
+    watchSecrets: reader => new UncachedStream(kc, SECRETS, reader),
+  });
+  void bindings.start().catch(err => logger.warn('Keeping binding Secrets stopped', { error: String(err) }));
 
   let shuttingDown = false;
   const app = createApp({
@@ -244,6 +255,7 @@ export async function startApiserver(
     store,
     readySpecs,
     events,
+    bindings,
     async shutdown(delayMs = 0, graceMs?: number) {
       shuttingDown = true;
       app.control.beginShutdown();
@@ -263,6 +275,7 @@ export async function startApiserver(
       clearTimeout(cut);
       readySpecs.stop();
       await events.stop();
+      await bindings.stop();
       store.stop();
       policySource?.stop();
       namespaceLabels?.stop();

@@ -4,9 +4,13 @@ import { mariadbOperatorAdapter } from './mariadb-operator/adapter';
 import { mysqlOperatorAdapter } from './mysql-operator/adapter';
 import { rabbitmqClusterOperatorAdapter } from './rabbitmq-cluster-operator/adapter';
 import { redisOperatorAdapter } from './redis-operator/adapter';
+import { withBinding } from './shared/withBinding';
 import type { OperatorAdapter, SourceKind } from './types';
 
-/** Every supported operator. Adding one is a folder and one line here. */
+/**
+ * Every supported operator. Adding one is a folder and one line here. Each serves its Service
+ * Binding (`status.binding`, see withBinding).
+ */
 export const adapters: readonly OperatorAdapter[] = [
   mariadbOperatorAdapter,
   mysqlOperatorAdapter,
@@ -14,7 +18,7 @@ export const adapters: readonly OperatorAdapter[] = [
   eckAdapter,
   rabbitmqClusterOperatorAdapter,
   cloudnativePgAdapter,
-];
+].map(withBinding);
 
 /** The adapter serving a primary kind, and that kind, or undefined when no adapter does. */
 export function findAdapterForKind(

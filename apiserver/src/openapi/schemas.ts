@@ -160,6 +160,11 @@ const instanceSchemas: Record<string, Schema> = {
         'x-kubernetes-list-type': 'atomic',
       },
       credentialsSecretRef: refField(schemaName('SecretReference'), 'Secret holding the credentials (read them through the connection subresource).', false),
+      binding: refField(
+        schemaName('SecretReference'),
+        'servicebinding.io Provisioned Service: the Secret an application binds to (type, provider, host, port, username, password, database, uri); absent until it exists.',
+        false,
+      ),
       observedGeneration: { type: 'integer', format: 'int64', description: 'The metadata.generation this status was computed for.' },
       members: {
         type: 'array',

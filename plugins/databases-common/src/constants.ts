@@ -70,3 +70,14 @@ export const DATABASE_INSTANCE_DIAGNOSIS_SUBRESOURCE = 'diagnosis';
 
 /** Catalog entity annotation listing the instances of a component when no label ties them. */
 export const ANNOTATION_DATABASES_SELECTOR = 'dbaas.platform.dev/selector';
+/**
+ * `"true"` on the Service Binding Secret the apiserver keeps for each instance (servicebinding.io's
+ * Provisioned Service: `status.binding.name`), so that it watches only these Secrets for the
+ * projection; with its owner reference to the operator object, it never takes over another.
+ */
+export const LABEL_BINDING = 'dbaas.platform.dev/binding';
+/**
+ * On the binding Secret: what it was built from (the operator Secret's resourceVersion and the
+ * connection's endpoint), so a restarted replica rewrites only the Secrets that are out of date.
+ */
+export const ANNOTATION_BINDING_SOURCE = 'dbaas.platform.dev/binding-source';

@@ -142,6 +142,11 @@ export interface DatabaseInstanceStatus {
   replicas?: { desired?: number; ready?: number };
   endpoints?: Endpoint[];
   credentialsSecretRef?: { name: string };
+  /**
+   * servicebinding.io's Provisioned Service: the Secret an application binds to (type, provider,
+   * host, port, username, password, database, uri), kept by the apiserver; absent until it exists.
+   */
+  binding?: { name: string };
   observedGeneration?: number;
   /** Every member (pod) the operator runs for the instance, in the order the operator names them. */
   members?: DatabaseMember[];

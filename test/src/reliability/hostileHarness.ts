@@ -80,8 +80,9 @@ export async function startHostileHarness(options: StartSystemOptions = {}): Pro
       }
       const answer = await client.request({ ...probe, headers: { ...headers, ...CALLER_HEADERS[caller] } });
       // an accepted write can leave an instance Ready with a new spec: the apiserver records it
-      // (ReadySpecRecorder) before the next case compares the store
+      // (ReadySpecRecorder), and its binding Secret (BindingSecrets), before the next case compares the store
       await system.apiserver.readySpecs.idle();
+      await system.apiserver.bindings.idle();
       return answer;
     },
     storeRv: () => system.emulator.store.currentRV(),

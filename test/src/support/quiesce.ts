@@ -10,13 +10,15 @@ import type { System } from './startSystem';
 export async function quiesce(system: System, bookmarkMs: number): Promise<void> {
   system.emulator.operators.settle();
   system.emulator.operators.pause();
-  // what the apiserver writes itself (Ready-spec records, events mirrored onto instances) comes
-  // after its cache saw what it answers: until a round writes nothing, at most a few rounds
+  // what the apiserver writes itself (Ready-spec records, events mirrored onto instances, binding
+  // Secrets) comes after its cache saw what it answers: until a round writes nothing, at most a
+  // few rounds
   for (let round = 0; round < 10; round++) {
     const rv = system.emulator.store.currentRV();
     await cacheReached(system, rv, 20 * bookmarkMs);
     await system.apiserver.readySpecs.idle();
     await system.apiserver.events.idle();
+    await system.apiserver.bindings.idle();
     await cacheReached(system, system.emulator.store.currentRV(), 20 * bookmarkMs);
     if (system.emulator.store.currentRV() === rv) return;
   }

@@ -73,7 +73,7 @@ describe('redisOperatorAdapter on schema-derived fixtures (kinds without status)
       fixture.object.apiVersion,
       fixture.object.kind,
     )!;
-    expect(found.adapter).toBe(redisOperatorAdapter);
+    expect(found.adapter.id).toBe(redisOperatorAdapter.id);
     assertFitsCrd('redis-operator', found.kind, fixture.object);
     // The StatefulSet the cache is told to watch is the one the fixture provides (its pods besides).
     expect(

@@ -172,8 +172,9 @@ export function backendClient(b: HostileBackend) {
       fc.asyncProperty(arb, async c => {
         const r = toRequest(c);
         // the apiserver records each instance's Ready spec on its own (ReadySpecRecorder): that
-        // write is none of this request's
+        // write, and its binding Secrets (BindingSecrets), are none of this request's
         await b.system.apiserver.readySpecs.idle();
+        await b.system.apiserver.bindings.idle();
         const rvBefore = b.system.emulator.store.currentRV();
         const a = await send(r);
         codes.set(a.status, (codes.get(a.status) ?? 0) + 1);
