@@ -18,10 +18,12 @@ describe('binding Secrets', () => {
       port: '3306',
       username: 'app',
       password: 'p@ss:/',
+      'mariadb-password': 'p@ss:/',
       database: 'orders',
       uri: details.uri,
     });
-    expect(bindingEntries('postgresql', 'cloudnative-pg', details).type).toBe('postgresql');
+    expect(bindingEntries('postgresql', 'cloudnative-pg', details)).toMatchObject({ type: 'postgresql', password: 'p@ss:/' });
+    expect(bindingEntries('postgresql', 'cloudnative-pg', details)).not.toHaveProperty('mariadb-password');
     // an engine without users or password has no such entries (Redis without auth)
     expect(Object.keys(bindingEntries('redis', 'redis-operator', { host: 'h', port: 6379, uri: 'redis://h:6379', endpoints: [] }))).toEqual(['type', 'provider', 'host', 'port', 'uri']);
   });

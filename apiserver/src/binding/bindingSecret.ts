@@ -50,13 +50,16 @@ export const bindingType = (engine: string): string => BINDING_TYPES[engine] ?? 
  * subresource's values, so an application bound through it connects as a client of that does.
  */
 export function bindingEntries(engine: string, provider: string, details: ConnectionDetails): Record<string, string> {
+  const type = bindingType(engine);
   return {
-    type: bindingType(engine),
+    type,
     provider,
     host: details.host,
     port: String(details.port),
     ...(details.username !== undefined && { username: details.username }),
     ...(details.password !== undefined && { password: details.password }),
+    // Bitnami's charts (WordPress, Ghost, Matomo…) read an existing Secret's `mariadb-password`
+    ...(details.password !== undefined && type === 'mysql' && { 'mariadb-password': details.password }),
     ...(details.database !== undefined && { database: details.database }),
     uri: details.uri,
   };

@@ -117,7 +117,7 @@ const hasKubectl = spawnSync('kubectl', ['version', '--client']).status === 0;
           ?.replace(/\s+/g, ' ')
           .trim();
       // rbac-apiserver.yaml: get (connection), create (passwords), patch and delete of Secrets, never list
-      expect(line('secrets')).toBe('secrets [] [] [get create patch delete]');
+      expect(line('secrets')).toBe('secrets [] [] [get list watch create patch delete]');
       expect(line('configmaps')).toBe('configmaps [] [] [get list watch]');
       expect(line('mariadbs.k8s.mariadb.com')).toBe(
         'mariadbs.k8s.mariadb.com [] [] [get list watch create update patch delete]',

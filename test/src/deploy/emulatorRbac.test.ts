@@ -168,13 +168,13 @@ describe('the emulator authorises the apiserver exactly as the Helm chart does',
     },
   );
 
-  it('the chart grants Secrets get, create, patch and delete, never list or watch', async () => {
+  it('the chart grants Secrets get, list, watch (binding Secrets, rotations), create, patch and delete, never update', async () => {
     const { resourceRules } = await rulesReview(SA_USER, 'team-a');
     const secretVerbs = resourceRules
       .filter(r => r.apiGroups?.includes('') && r.resources?.includes('secrets'))
       .flatMap(r => r.verbs)
       .sort();
-    expect(secretVerbs).toEqual(['create', 'delete', 'get', 'patch']);
+    expect(secretVerbs).toEqual(['create', 'delete', 'get', 'list', 'patch', 'watch']);
   });
 });
 

@@ -464,8 +464,11 @@ describe('RBAC of the apiserver', () => {
       ['create', 'delete'],
     ],
     ['apps', 'statefulsets', ['list', 'watch'], ['create', 'delete']],
-    // create: credentials the operator needs first; patch: their owner reference; delete: rollback
-    ['', 'secrets', ['get', 'create', 'patch', 'delete'], ['list', 'watch']],
+    // create: credentials the operator needs first, and the binding Secrets; patch: their owner
+    // reference, and a binding Secret after a rotation; delete: rollback; list/watch: rotations of
+    // the operators' Secrets and the binding Secrets (status.binding; docs/security.md says what
+    // this widens). Never update (a PUT would replace what it did not read) nor deletecollection.
+    ['', 'secrets', ['get', 'list', 'watch', 'create', 'patch', 'delete'], ['update', 'deletecollection']],
     ['', 'namespaces', ['get', 'list', 'watch'], ['create', 'delete']],
     // status.members: the operators' member pods, watched by label; the diagnosis lists them too
     ['', 'pods', ['list', 'watch'], ['get', 'create', 'delete', 'patch']],

@@ -68,6 +68,8 @@ describe('Service Binding Secrets through kubectl', () => {
         port: String(conn.port),
         ...(conn.username !== undefined && { username: conn.username }),
         ...(conn.password !== undefined && { password: conn.password }),
+        // what Bitnami's charts (WordPress) read, beside the specification's entries
+        ...(conn.password !== undefined && ['mariadb', 'mysql'].includes(conn.engine) && { 'mariadb-password': conn.password }),
         ...(conn.database !== undefined && { database: conn.database }),
         uri: conn.uri,
       });

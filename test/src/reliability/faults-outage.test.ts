@@ -6,7 +6,7 @@ import { startSystem, type System } from '../support/startSystem';
 import { waitForStore } from '@internal/databases-apiserver';
 import { checkEventStream } from './support/checkEventStream';
 import { eventually } from './support/eventually';
-import { comparable, freshProjection } from './support/freshProjection';
+import { comparable, untilServedIsTruth } from './support/freshProjection';
 import { kubeHttp } from './support/kubeHttp';
 import { RecordingInformer } from './support/RecordingInformer';
 
@@ -159,8 +159,7 @@ describe('the Kubernetes API goes away while clients list and watch', () => {
       return !items.some(isStale) && items.some((i: any) => i.metadata.name === 'born-in-outage');
     });
     system.emulator.operators.settle();
-    const truth = comparable(await freshProjection(system));
-    await eventually(async () => JSON.stringify(comparable((await kubeHttp(kc, 'GET', INSTANCES)).body.items)) === JSON.stringify(truth));
+    const truth = await untilServedIsTruth(system, async () => (await kubeHttp(kc, 'GET', INSTANCES)).body.items, 'after the outage');
     expect(Object.keys(truth)).toContain('team-a/born-in-outage');
     expect(Object.keys(truth)).not.toContain('team-b/search-logs');
     figures.push(`served list = fresh projection ${((Date.now() - over) / 1000).toFixed(1)} s after it`);

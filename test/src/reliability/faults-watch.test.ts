@@ -4,7 +4,7 @@ import { loadCompactCrds } from '@internal/kube-emulator';
 import { startSystem, type System } from '../support/startSystem';
 import { checkEventStream } from './support/checkEventStream';
 import { eventually } from './support/eventually';
-import { comparable, freshProjection } from './support/freshProjection';
+import { comparable, untilServedIsTruth } from './support/freshProjection';
 import { kubeHttp } from './support/kubeHttp';
 import { RecordingInformer } from './support/RecordingInformer';
 
@@ -56,9 +56,7 @@ describe('watch faults under a client-node informer', () => {
   /** Served list = fresh projection = the informer's cache, and the stream so far is consistent. */
   async function expectTruth(step: string) {
     system.emulator.operators.settle();
-    const truth = JSON.stringify(comparable(await freshProjection(system)));
-    const served = async () => JSON.stringify(comparable((await kubeHttp(kc, 'GET', INSTANCES)).body.items));
-    await eventually(async () => (await served()) === truth, 20_000, () => `${step}: served differs from the truth`);
+    const truth = JSON.stringify(await untilServedIsTruth(system, async () => (await kubeHttp(kc, 'GET', INSTANCES)).body.items, step));
     await eventually(
       () => JSON.stringify(comparable(informer.list())) === truth,
       10_000,

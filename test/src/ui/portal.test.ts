@@ -68,6 +68,24 @@ describe('the portal in a browser', () => {
     await shot('databases-page');
   }, 120_000);
 
+  it('connect an application: the Connect panel names the binding Secret and gives a WordPress chart the values that read it', async () => {
+    await signIn(portal.baseUrl);
+    await page.goto(`${portal.baseUrl}/databases/local/team-a/orders-db`);
+    const panel = page.getByTestId('connect-panel');
+    await panel.getByTestId('binding-secret').filter({ hasText: 'orders-db-binding' }).waitFor({ timeout: 60_000 });
+    await panel.getByRole('tab', { name: 'WordPress (Helm)' }).click();
+    const values = await panel.getByTestId('connect-snippet-wordpress').innerText();
+    expect(values).toMatch(/existingSecret: orders-db-binding/);
+    // the Secret it names is there, with what WordPress' chart reads
+    const secret = portal.system.emulator.store.get({ group: '', version: 'v1', plural: 'secrets' }, 'team-a', 'orders-db-binding') as any;
+    const entries = Object.fromEntries(Object.entries(secret.data as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]));
+    expect(entries['mariadb-password']).toBe(entries.password);
+    expect(values).toContain(`host: ${entries.host}`);
+    await panel.getByRole('tab', { name: 'Deployment env' }).click();
+    await expect(panel.getByTestId('connect-snippet-env').innerText()).resolves.toMatch(/secretKeyRef:\s+name: orders-db-binding\s+key: password/);
+    await shot('instance-connect');
+  }, 120_000);
+
   it('a degraded database says what is wrong: Galera recovering and the member that keeps crashing, each with what to do, and shows the events', async () => {
     await signIn(portal.baseUrl);
     await page.goto(`${portal.baseUrl}/databases/local/team-a/payments-ledger`);

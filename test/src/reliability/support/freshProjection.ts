@@ -52,3 +52,27 @@ export function comparable(instances: readonly any[]): Record<string, unknown> {
   }
   return out;
 }
+
+/**
+ * Waits until `served()` equals the truth, taken again every few reads: after the operators
+ * settle, the apiserver still writes of its own accord (binding Secrets, Ready-spec records),
+ * which moves the truth on after a first look. Resolves with the truth served; throws with
+ * `step` after `timeoutMs`.
+ */
+export async function untilServedIsTruth(
+  system: System,
+  served: () => Promise<readonly unknown[]>,
+  step: string,
+  timeoutMs = 20_000,
+): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const truth = comparable(await freshProjection(system));
+    const expected = JSON.stringify(truth);
+    for (let read = 0; read < 10; read++) {
+      if (JSON.stringify(comparable(await served())) === expected) return truth;
+      await new Promise(r => setTimeout(r, 50));
+    }
+    if (Date.now() > deadline) throw new Error(`${step}: served differs from the truth`);
+  }
+}

@@ -46,6 +46,7 @@ import { ErrorExplanation } from '../ErrorExplanation';
 import { OwnerLink } from '../OwnerLink';
 import { PhaseChip } from '../PhaseChip';
 import { ConnectionDetails } from './ConnectionDetails';
+import { ConnectPanel } from './ConnectPanel';
 import { DiagnosisPanel } from './DiagnosisPanel';
 import { InstanceEvents } from './InstanceEvents';
 import { MembersCard } from './MembersCard';
@@ -243,8 +244,11 @@ export function InstancePage(props: { instanceRef: InstanceRef }) {
             </InfoCard>
           </Box>
           <Box mt={3}>
-            <InfoCard title="Connection">
-              <ConnectionDetails instanceRef={instanceRef} allowed={connection.allowed} ready={status?.phase === 'Ready'} />
+            <InfoCard title="Connect">
+              <ConnectPanel instance={instance} />
+              <Box mt={2}>
+                <ConnectionDetails instanceRef={instanceRef} allowed={connection.allowed} ready={status?.phase === 'Ready'} />
+              </Box>
             </InfoCard>
           </Box>
         </Grid>
