@@ -176,7 +176,8 @@ export async function startApiserver(
     store,
     writer,
     logger,
-    watchSecrets: reader => new UncachedStream(kc, SECRETS, reader),
+    // their metadata only: no Secret's values pass through for this
+    watchSecrets: reader => new UncachedStream(kc, SECRETS, reader, { metadataOnly: true }),
   });
   void bindings.start().catch(err => logger.warn('Keeping binding Secrets stopped', { error: String(err) }));
 

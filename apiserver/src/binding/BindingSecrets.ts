@@ -13,9 +13,9 @@ export interface BindingSecretsOptions {
   store: Pick<InstanceStore, 'watch' | 'list' | 'get' | 'source'> & { whenSynced(): Promise<void> };
   writer: Pick<KubeWriter, 'get' | 'create' | 'mergePatch'>;
   /**
-   * Streams every Secret of the cluster, keeping nothing (UncachedStream): how a rotation of an
-   * operator's Secret, or a binding Secret deleted by hand, is noticed. Without it the binding
-   * Secrets are written as instances change only.
+   * Streams every Secret of the cluster, its metadata only, keeping nothing (UncachedStream): how
+   * a rotation of an operator's Secret (its resourceVersion), or a binding Secret deleted by
+   * hand, is noticed. Without it the binding Secrets are written as instances change only.
    */
   watchSecrets?: (reader: StreamReader) => { start(): Promise<void>; stop(): Promise<void> };
   logger?: { warn(msg: string, meta?: object): void };
@@ -144,8 +144,11 @@ export class BindingSecrets {
     if (instance) this.consider(instance);
   }
 
-  /** Indexes the instance's Secrets; returns its key and its source. */
-  private track(instance: DatabaseInstance): { key: string; source: InstanceSource; entry: Tracked } | undefined {
+  /**
+   * Indexes the instance's Secrets; returns its key, its source, and whether its Secrets are new
+   * to the index (the operator's may have passed through the stream before anything used it).
+   */
+  private track(instance: DatabaseInstance): { key: string; source: InstanceSource; entry: Tracked; isNew: boolean } | undefined {
     const { namespace = '', name = '' } = instance.metadata;
     const key = `${namespace}/${name}`;
     const source = this.options.store.source(namespace, name);
@@ -159,7 +162,8 @@ export class BindingSecrets {
       bindingKey: `${namespace}/${bindingSecretName(source.object.metadata?.name ?? name)}`,
     };
     const before = this.tracked.get(key);
-    if (before?.secretKey !== entry.secretKey || before?.bindingKey !== entry.bindingKey) {
+    const isNew = before?.secretKey !== entry.secretKey || before?.bindingKey !== entry.bindingKey;
+    if (isNew) {
       this.untrack(key);
       this.tracked.set(key, entry);
       if (entry.secretKey) {
@@ -169,7 +173,7 @@ export class BindingSecrets {
       }
       this.byBinding.set(entry.bindingKey, key);
     }
-    return { key, source, entry };
+    return { key, source, entry, isNew };
   }
 
   private untrack(key: string): void {
@@ -196,9 +200,10 @@ export class BindingSecrets {
     if (this.stopped || this.disabled) return;
     const found = this.track(instance);
     if (!found) return;
-    const { key, source, entry } = found;
-    // without the stream nothing tells what the Secrets hold: decided by reading them
-    if (this.streaming) {
+    const { key, source, entry, isNew } = found;
+    // without the stream nothing tells what the Secrets hold: decided by reading them; nor for a
+    // Secret the stream showed before anything used it (it is read once)
+    if (this.streaming && !isNew) {
       if (entry.secretKey && !this.secretRvs.has(entry.secretKey)) return; // the operator has not made it yet
       const want = buildSignature(this.secretRvs.get(entry.secretKey ?? ''), source.object, instance);
       if (this.built.get(entry.bindingKey) === want) return;
@@ -241,6 +246,10 @@ export class BindingSecrets {
     const secretName = write.connectionSecretName(source.object);
     const operatorSecret = secretName ? await writer.get(SECRETS, namespace, secretName) : undefined;
     if (secretName && !operatorSecret) return; // its ADDED comes through the stream
+    const secretKey = `${namespace}/${secretName}`;
+    if (secretName && this.bySecret.has(secretKey) && !this.secretRvs.has(secretKey)) {
+      this.secretRvs.set(secretKey, operatorSecret?.metadata?.resourceVersion ?? '');
+    }
     const details = write.connection(instance, source.object, operatorSecret);
     const entries = bindingEntries(source.adapter.engine, source.adapter.operator, details);
     const signature = buildSignature(operatorSecret?.metadata?.resourceVersion, source.object, instance);

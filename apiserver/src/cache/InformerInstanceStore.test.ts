@@ -417,17 +417,34 @@ describe('InformerInstanceStore', () => {
     expect(t.store.get('team-a', 'orders')).toEqual(t.events[2].object);
   });
 
-  it('a late change with no newer RV after a second: clients\' watches end (410) and they list again; the apiserver\'s own watchers get it at the last RV', async () => {
-    const t = await synced({ redis: [redis('a', '15'), redis('b', '16')] });
-    stop = () => t.store.stop();
+  /**
+   * A store where b's StatefulSet change (101) arrives after a's newer change (105) went out: a
+   * late change, held for a newer RV; `client` watches as a client does (it can be told to end).
+   */
+  async function withLateChange(clusterResourceVersion?: () => Promise<string | undefined>) {
+    const t = await synced({ redis: [redis('a', '15'), redis('b', '16')], clusterResourceVersion });
     const client = { events: [] as InstanceEvent[], expired: 0 };
     t.store.watch(undefined, e => client.events.push(e), () => client.expired++);
     t.inf(REDIS_KIND).upsert(redis('a', '105'));
     await settle();
     t.sts().upsert(sts('b', '101', 1));
+    return { t, client };
+  }
+
+  /** Resolves once the store has applied `count` events (a held change goes out after ~1 s). */
+  const eventsReach = (t: { events: InstanceEvent[]; store: InformerInstanceStore }, count: number) =>
+    new Promise<void>(resolve => {
+      const check = () => t.events.length >= count && resolve();
+      t.store.onApplied(check);
+      check();
+    });
+
+  it('a late change with no newer RV after a second: clients\' watches end (410) and they list again; the apiserver\'s own watchers get it at the last RV', async () => {
+    const { t, client } = await withLateChange();
+    stop = () => t.store.stop();
     await settle(300);
     expect(summary(t.events)).toEqual(['MODIFIED team-a/a 105']);
-    await settle(1000);
+    await eventsReach(t, 2);
     expect(summary(t.events)).toEqual(['MODIFIED team-a/a 105', 'MODIFIED team-a/b 105']);
     // an informer ignores an update at an RV it holds: the client is told to list again instead
     expect(summary(client.events)).toEqual(['MODIFIED team-a/a 105']);
@@ -441,22 +458,14 @@ describe('InformerInstanceStore', () => {
   it('a late change with no newer RV after a second goes out at the cluster\'s RV read then: no client lists again', async () => {
     let clusterRv = '105';
     const reads: string[] = [];
-    const t = await synced({
-      redis: [redis('a', '15'), redis('b', '16')],
-      clusterResourceVersion: async () => {
-        reads.push(clusterRv);
-        return clusterRv;
-      },
+    const { t, client } = await withLateChange(async () => {
+      reads.push(clusterRv);
+      return clusterRv;
     });
     stop = () => t.store.stop();
-    const client = { events: [] as InstanceEvent[], expired: 0 };
-    t.store.watch(undefined, e => client.events.push(e), () => client.expired++);
-    t.inf(REDIS_KIND).upsert(redis('a', '105'));
-    await settle();
-    t.sts().upsert(sts('b', '101', 1));
     // a lease's renewal elsewhere moved the cluster on; no bookmark has told the informers yet
     clusterRv = '120';
-    await settle(1300);
+    await eventsReach(t, 2);
     expect(reads).toEqual(['120']);
     expect(summary(client.events)).toEqual(['MODIFIED team-a/a 105', 'MODIFIED team-a/b 120']);
     expect(client.expired).toBe(0);
@@ -467,13 +476,8 @@ describe('InformerInstanceStore', () => {
 
   it('a late change whose cluster RV read finds the cluster idle or fails: clients list again', async () => {
     for (const read of [async () => '105', async () => Promise.reject(new Error('connection refused'))]) {
-      const t = await synced({ redis: [redis('a', '15'), redis('b', '16')], clusterResourceVersion: read });
-      const client = { events: [] as InstanceEvent[], expired: 0 };
-      t.store.watch(undefined, e => client.events.push(e), () => client.expired++);
-      t.inf(REDIS_KIND).upsert(redis('a', '105'));
-      await settle();
-      t.sts().upsert(sts('b', '101', 1));
-      await settle(1300);
+      const { t, client } = await withLateChange(read);
+      await eventsReach(t, 2);
       t.store.stop();
       expect(summary(t.events)).toEqual(['MODIFIED team-a/a 105', 'MODIFIED team-a/b 105']);
       expect(client.expired).toBe(1);

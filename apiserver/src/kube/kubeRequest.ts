@@ -28,6 +28,8 @@ export interface KubeRequest {
   body?: unknown;
   /** Content-Type of the body (default `application/json`; patches name their patch type). */
   contentType?: string;
+  /** Accept header (default `application/json`), e.g. for PartialObjectMetadataList. */
+  accept?: string;
   /** Aborts the request after this long (default 10 s, the delegated authn/authz client timeout). */
   timeoutMs?: number;
   /**
@@ -54,7 +56,7 @@ export async function kubeRequest<T = any>(
   const url = new URL(cluster.server.replace(/\/$/, '') + request.path);
   const options: https.RequestOptions = {
     method: request.method,
-    headers: { Accept: 'application/json' },
+    headers: { Accept: request.accept ?? 'application/json' },
   };
   await kc.applyToHTTPSOptions(options);
   // client-node makes a new agent (a new connection) per call; proxies keep theirs

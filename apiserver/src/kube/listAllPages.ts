@@ -18,6 +18,7 @@ export async function listAllPages(
   query: Record<string, string>,
   onItem: (obj: KubeObject) => void,
   stopped: () => boolean = () => false,
+  accept?: string,
 ): Promise<string | undefined> {
   let token: string | undefined;
   let resourceVersion: string | undefined;
@@ -26,6 +27,7 @@ export async function listAllPages(
     const page = await kubeRequest<{ items?: KubeObject[]; metadata?: { resourceVersion?: string; continue?: string } }>(kc, {
       method: 'GET',
       path: `${path}?${q}`,
+      accept,
       timeoutMs: 120_000,
     });
     for (const item of page.items ?? []) if (!stopped()) onItem(item);

@@ -70,4 +70,45 @@ describe('UncachedStream against the kube emulator', () => {
       await stream.stop();
     }
   }, 60_000);
+
+  it('metadata only: a Secret listed or watched arrives without its values', async () => {
+    const SECRETS = { group: '', version: 'v1', plural: 'secrets', kind: 'Secret' };
+    const secret = (name: string) => ({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name, namespace: 'default', labels: { app: 'x' } },
+      data: { password: Buffer.from('hunter2').toString('base64') },
+    });
+    bare.emulator.store.create(SECRETS, secret('listed-secret'));
+    const objects: KubeObject[] = [];
+    let notify = () => {};
+    const stream = new UncachedStream(
+      bare.kc,
+      SECRETS,
+      {
+        observe: o => {
+          objects.push(o);
+          notify();
+        },
+      },
+      { metadataOnly: true },
+    );
+    try {
+      await stream.start();
+      const watched = new Promise<void>(resolve => {
+        notify = () => objects.some(o => o.metadata?.name === 'watched-secret') && resolve();
+      });
+      bare.emulator.store.create(SECRETS, secret('watched-secret'));
+      await watched;
+      const mine = objects.filter(o => /-secret$/.test(o.metadata?.name ?? ''));
+      expect(mine.map(o => o.metadata?.name)).toEqual(['listed-secret', 'watched-secret']);
+      for (const o of mine) {
+        expect(o.kind).toBe('PartialObjectMetadata');
+        expect(o.metadata).toMatchObject({ namespace: 'default', labels: { app: 'x' }, resourceVersion: expect.any(String) });
+        expect(JSON.stringify(o)).not.toContain(Buffer.from('hunter2').toString('base64'));
+      }
+    } finally {
+      await stream.stop();
+    }
+  }, 30_000);
 });

@@ -21,6 +21,26 @@ export interface StreamReader {
 
 const MAX_BACKOFF_MS = 30_000;
 
+/** What kube-apiserver sends of each object when asked for its metadata only. */
+const METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
+const METADATA = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
+
+/** The KubeConfig, its requests asking for `accept` (client-node's Watch takes no headers). */
+function accepting(kc: KubeConfig, accept: string): KubeConfig {
+  const wrapped = Object.create(kc) as KubeConfig;
+  wrapped.applyToFetchOptions = async opts => {
+    const init = await kc.applyToFetchOptions(opts);
+    // a Headers object (a bearer token is set on one) keeps its entries only through its own set()
+    const headers = init.headers as { set?: (k: string, v: string) => void } | Record<string, string> | undefined;
+    if (headers && typeof headers.set === 'function') {
+      headers.set('Accept', accept);
+      return init;
+    }
+    return { ...init, headers: { ...(headers as Record<string, string> | undefined), Accept: accept } };
+  };
+  return wrapped;
+}
+
 /**
  * List then watch of every object of a type, like client-node's ListWatch, but keeping nothing:
  * for a kind whose objects are read once as they pass (events, the busiest kind of a cluster),
@@ -36,12 +56,17 @@ export class UncachedStream {
   private backoffMs = 500;
   private timer: NodeJS.Timeout | undefined;
 
+  /**
+   * `metadataOnly`: objects arrive as PartialObjectMetadata (name, labels, annotations,
+   * resourceVersion…, never the body): for Secrets, whose values must not pass through here.
+   */
   constructor(
     private readonly kc: KubeConfig,
     private readonly type: ResourceType,
     private readonly reader: StreamReader,
+    private readonly options: { metadataOnly?: boolean } = {},
   ) {
-    this.watch = new Watch(kc);
+    this.watch = new Watch(options.metadataOnly ? accepting(kc, METADATA) : kc);
   }
 
   /** Resolves once the first list has been read. */
@@ -59,7 +84,14 @@ export class UncachedStream {
   private async relist(): Promise<void> {
     this.reader.relisting?.();
     this.rv =
-      (await listAllPages(this.kc, resourcePath(this.type), {}, item => this.reader.observe(item, 'ADDED'), () => this.stopped)) ??
+      (await listAllPages(
+        this.kc,
+        resourcePath(this.type),
+        {},
+        item => this.reader.observe(item, 'ADDED'),
+        () => this.stopped,
+        this.options.metadataOnly ? METADATA_LIST : undefined,
+      )) ??
       this.rv;
     this.reader.listed?.();
   }

@@ -13,6 +13,7 @@ import {
   type PreparedCluster,
 } from './prepareCluster';
 import { readManifest, sampleIn } from './upstream';
+import { ROTATION_MS, runBinding } from './bindingCase';
 import { runSwitchover, SWITCHOVER_CASES } from './switchoverCases';
 
 /*
@@ -1171,6 +1172,29 @@ if (choice.kind === 'skip') {
             '{"spec":{"deletionProtection":false}}',
           ]);
           await kubectl.ok(['delete', 'dbi', name, '-n', ns, '--timeout=30s']);
+        },
+        STEP,
+      );
+
+      it(
+        'status.binding names a servicebinding.io Secret with the connection subresource\'s values, owned by the operator object, that follows a password rotation within 5 s',
+        async () => {
+          const seen = await runBinding(kubectl, ns);
+          expect(seen.bindingName).toBe('conf-binding-binding');
+          const c = seen.connection;
+          expect(seen.entries).toEqual({
+            type: 'redis',
+            provider: 'redis-operator',
+            host: c.host,
+            port: String(c.port),
+            ...(c.username !== undefined && { username: c.username }),
+            password: c.password,
+            uri: c.uri,
+          });
+          expect(seen.type).toBe('servicebinding.io/redis');
+          expect(seen.ownerUids).toEqual([seen.operatorUid]);
+          expect(seen.rotated.uri).toContain(encodeURIComponent(seen.rotated.password));
+          expect(seen.rotated.ms).toBeLessThanOrEqual(ROTATION_MS);
         },
         STEP,
       );
