@@ -11,7 +11,7 @@ import type { EngineOverrides } from './EngineConfig';
 /** The part of a DatabaseEngine's spec that says what a new instance can be. */
 export type EngineOffer = Pick<
   DatabaseEngineSpec,
-  'topologies' | 'versions' | 'defaults' | 'sizes' | 'replicas' | 'maxNameLength' | 'pausable'
+  'topologies' | 'versions' | 'defaults' | 'sizes' | 'replicas' | 'maxNameLength' | 'pausable' | 'switchover'
 >;
 
 /**
@@ -49,6 +49,7 @@ export function engineOffer(
     versions,
     maxNameLength: write.maxNameLength,
     pausable: write.pause !== undefined,
+    switchover: write.primary !== undefined,
     defaults: {
       engine: adapter.engine,
       topology,

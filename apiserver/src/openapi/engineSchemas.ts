@@ -53,6 +53,10 @@ export const engineSchemas: Record<string, Schema> = {
         type: 'boolean',
         description: "Whether the operator has a documented way to pause an instance (spec.paused); false where spec.paused: true is refused.",
       },
+      switchover: {
+        type: 'boolean',
+        description: 'Whether spec.primary can move the primary (a switchover) of instances whose topology has one; false where it is refused.',
+      },
       replicas: {
         type: 'object',
         description: 'Per topology offered: the replica counts it allows and the count a new instance gets.',

@@ -128,13 +128,15 @@ const updateBody = z
     resources: resources.optional(),
     deletionProtection: z.boolean().optional(),
     paused: z.boolean().optional(),
+    // a member (pod) name
+    primary: z.string().min(1).max(253).optional(),
     resourceVersion: z.string().max(64).optional(),
     dryRun: z.boolean().optional(),
   })
   .strict()
   .refine(
-    b => ['version', 'replicas', 'storage', 'resources', 'deletionProtection', 'paused'].some(k => (b as any)[k] !== undefined),
-    'nothing to change: give version, replicas, storage, resources, deletionProtection or paused',
+    b => ['version', 'replicas', 'storage', 'resources', 'deletionProtection', 'paused', 'primary'].some(k => (b as any)[k] !== undefined),
+    'nothing to change: give version, replicas, storage, resources, deletionProtection, paused or primary',
   );
 
 const entityQuery = z.object({ entityRef }).strict();
@@ -316,6 +318,7 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
     if (body.resources !== undefined) spec.resources = body.resources;
     if (body.deletionProtection !== undefined) spec.deletionProtection = body.deletionProtection;
     if (body.paused !== undefined) spec.paused = body.paused;
+    if (body.primary !== undefined) spec.primary = body.primary;
     const patch: Record<string, unknown> = { spec };
     if (body.resourceVersion) patch.metadata = { resourceVersion: body.resourceVersion };
     const updated = await write(req, 'update', p, who.actor, body, async () => {

@@ -96,6 +96,8 @@ export interface UpdateInstanceRequest {
   deletionProtection?: boolean;
   /** Pause (true) or resume (false) the instance, where its operator can. */
   paused?: boolean;
+  /** Make this member (pod) the primary: a switchover, where the operator has one. */
+  primary?: string;
   /** The resourceVersion the user saw (409 when the instance changed since). */
   resourceVersion?: string;
   dryRun?: boolean;

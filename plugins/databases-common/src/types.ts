@@ -198,6 +198,11 @@ export interface DatabaseEngineSpec {
   maxNameLength?: number;
   /** Whether `spec.paused` can pause its instances (absent from apiservers that predate it). */
   pausable?: boolean;
+  /**
+   * Whether `spec.primary` can move the primary of its instances (a switchover), where their
+   * topology has one (absent from apiservers that predate it).
+   */
+  switchover?: boolean;
   /** Per offered topology: the replica counts it allows (absent from apiservers that predate them). */
   replicas?: Partial<Record<DatabaseTopology, EngineReplicas>>;
 }

@@ -170,7 +170,7 @@ describe('the portal in a browser', () => {
   }, 480_000);
 
   // The request form and the scale dialog are built from DatabaseEngine: no portal code names PostgreSQL.
-  it('requests a PostgreSQL (CloudNativePG) with standbys, sees it Ready, scales it, pauses and resumes it', async () => {
+  it('requests a PostgreSQL (CloudNativePG) with standbys, sees it Ready, scales it, pauses and resumes it, switches its primary', async () => {
     await signIn(portal.baseUrl);
     const name = `e2e-pg-${Date.now().toString(36)}`;
     await step('request a PostgreSQL replication', async () => {
@@ -208,6 +208,18 @@ describe('the portal in a browser', () => {
       await confirmInDialog('Resume');
       await page.getByTestId('phase-banner').filter({ hasText: /^Ready/ }).waitFor({ timeout: 90_000 });
       await expect(page.getByRole('button', { name: 'Pause' }).isEnabled()).resolves.toBe(true);
+    });
+    await step('switch its primary to a standby', async () => {
+      const members = page.getByRole('table', { name: 'Members' });
+      // every standby ready again after the resume, so the dialog offers them
+      await members.getByRole('row').filter({ hasText: `${name}-4` }).filter({ hasText: /Ready/ }).waitFor({ timeout: 60_000 });
+      await page.getByRole('button', { name: 'Switch primary' }).click();
+      await pick(/^New primary/, `${name}-3`);
+      await confirmInDialog('Switch');
+      // CloudNativePG promotes it (the emulated operator, as the real one): the members say so, live
+      await members.getByRole('row').filter({ hasText: `${name}-3` }).filter({ hasText: 'Primary' }).waitFor({ timeout: 60_000 });
+      await members.getByRole('row').filter({ hasText: `${name}-1` }).filter({ hasText: 'Replica' }).waitFor({ timeout: 60_000 });
+      await page.getByTestId('phase-banner').filter({ hasText: /^Ready/ }).waitFor({ timeout: 60_000 });
     });
   }, 300_000);
 });

@@ -18,12 +18,16 @@ import { databasesApiRef, InstanceRef } from '../../api/types';
 import { replicaRule, replicasProblem } from '../../lib/requestForm';
 import { ErrorExplanation } from '../ErrorExplanation';
 
+/** The members a switchover can move the primary to: the ready ones that are not primary. */
+export const switchoverTargets = (instance: DatabaseInstance): string[] =>
+  (instance.status?.members ?? []).filter(m => m.role !== 'primary' && m.ready).map(m => m.name);
+
 /** Why an action is not possible right now, or undefined when it is. */
 export function actionBlockers(
   instance: DatabaseInstance,
   permissions: { update: boolean; delete: boolean },
   engine?: DatabaseEngine,
-): { scale?: string; upgrade?: string; delete?: string; protection?: string; pause?: string } {
+): { scale?: string; upgrade?: string; delete?: string; protection?: string; pause?: string; switchover?: string } {
   const deleting = instance.status?.phase === 'Deleting' || !!instance.metadata.deletionTimestamp;
   const gone = deleting ? 'It is being deleted.' : undefined;
   const noUpdate = permissions.update ? undefined : 'You do not have permission to change this database.';
@@ -38,11 +42,21 @@ export function actionBlockers(
       (!instance.spec.paused && engine?.spec.pausable === false
         ? `${engine.spec.operator} has no way to pause a database.`
         : undefined),
+    switchover: gone ?? noUpdate ?? switchoverBlocker(instance, engine),
     delete:
       gone ??
       (permissions.delete ? undefined : 'You do not have permission to delete this database.') ??
       (instance.spec.deletionProtection ? 'Deletion protection is on. Turn it off first.' : undefined),
   };
+}
+
+/** Why the primary cannot be moved now: the operator has no switchover, or no other member can take it. */
+function switchoverBlocker(instance: DatabaseInstance, engine?: DatabaseEngine): string | undefined {
+  if (engine?.spec.switchover === false) return `${engine.spec.operator} has no way to move the primary.`;
+  const members = instance.status?.members ?? [];
+  if (!members.some(m => m.role === 'primary')) return 'Its members have no primary to move (all are equal, or none is known yet).';
+  if (!switchoverTargets(instance).length) return 'No other member is ready to take over.';
+  return undefined;
 }
 
 function ActionButton(props: { label: string; blocker?: string; onClick: () => void; color?: 'primary' | 'secondary' }) {
@@ -104,7 +118,7 @@ function ConfirmDialog(props: {
 }
 
 /**
- * Scale, upgrade, deletion protection, pause/resume and delete, each confirmed in a dialog; disabled with the
+ * Scale, upgrade, deletion protection, pause/resume, switch primary and delete, each confirmed in a dialog; disabled with the
  * reason when a permission or deletion protection forbids it.
  */
 export function InstanceActions(props: {
@@ -119,7 +133,8 @@ export function InstanceActions(props: {
   const api = useApi(databasesApiRef);
   const { instance } = props;
   const blockers = actionBlockers(instance, props.permissions, props.engine);
-  const [open, setOpen] = useState<'scale' | 'upgrade' | 'delete' | 'protection' | 'pause'>();
+  const [open, setOpen] = useState<'scale' | 'upgrade' | 'delete' | 'protection' | 'pause' | 'switchover'>();
+  const [target, setTarget] = useState('');
   const [replicas, setReplicas] = useState(String(instance.spec.replicas ?? 1));
   const [version, setVersion] = useState(instance.spec.version ?? '');
   const [confirmName, setConfirmName] = useState('');
@@ -134,6 +149,7 @@ export function InstanceActions(props: {
     setReplicas(String(instance.spec.replicas ?? 1));
     setVersion(instance.spec.version ?? '');
     setConfirmName('');
+    setTarget(switchoverTargets(instance)[0] ?? '');
     setOpen(which);
   };
 
@@ -171,6 +187,7 @@ export function InstanceActions(props: {
         blocker={blockers.pause}
         onClick={() => openDialog('pause')}
       />
+      <ActionButton label="Switch primary" blocker={blockers.switchover} onClick={() => openDialog('switchover')} />
       <ActionButton label="Delete" color="secondary" blocker={blockers.delete} onClick={() => openDialog('delete')} />
 
       <ConfirmDialog
@@ -269,6 +286,41 @@ export function InstanceActions(props: {
             ? 'The operator takes care of it again and applies any change that waited; the phase leaves Paused once it has.'
             : 'The operator is told to leave it alone: depending on the operator its servers stop while its data stays (hibernation), or it keeps serving but no change is applied until it is resumed. The phase shows Paused.'}
         </DialogContentText>
+      </ConfirmDialog>
+
+      <ConfirmDialog
+        open={open === 'switchover'}
+        title={`Switch the primary of ${name}`}
+        confirmLabel="Switch"
+        confirmDisabled={!target}
+        busy={busy}
+        error={error}
+        doing={`switch the primary of ${name}`}
+        onClose={() => setOpen(undefined)}
+        // no resourceVersion: like a pause, an intent that holds whatever the status did meanwhile
+        onConfirm={() => run(() => api.updateInstance(props.instanceRef, { primary: target }))}
+      >
+        <DialogContentText>
+          Now {instance.status?.members?.find(m => m.role === 'primary')?.name ?? 'unknown'} is the primary. The operator
+          moves it to the member you pick (a switchover: clients of the primary reconnect); the phase shows Updating until
+          it reports the new primary.
+        </DialogContentText>
+        <TextField
+          select
+          label="New primary"
+          id="switchover-target"
+          value={target}
+          onChange={e => setTarget(e.target.value)}
+          variant="outlined"
+          margin="dense"
+          fullWidth
+        >
+          {switchoverTargets(instance).map(m => (
+            <MenuItem key={m} value={m}>
+              {m}
+            </MenuItem>
+          ))}
+        </TextField>
       </ConfirmDialog>
 
       <ConfirmDialog
