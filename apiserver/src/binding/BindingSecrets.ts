@@ -64,6 +64,8 @@ export class BindingSecrets {
   /** Instances whose write ended in a 409 while it ran: looked at again. */
   private readonly again = new Set<string>();
   private readonly pending = new Set<Promise<void>>();
+  /** Instances whose binding name a Secret not the apiserver's holds: said once, not each event. */
+  private readonly foreign = new Set<string>();
   private readonly retries = new Set<NodeJS.Timeout>();
   private streaming = false;
   private stopped = false;
@@ -193,7 +195,9 @@ export class BindingSecrets {
 
   private forget(instance: DatabaseInstance): void {
     // the garbage collector deletes its binding Secret (owner reference)
-    this.untrack(`${instance.metadata.namespace ?? ''}/${instance.metadata.name ?? ''}`);
+    const key = `${instance.metadata.namespace ?? ''}/${instance.metadata.name ?? ''}`;
+    this.untrack(key);
+    this.foreign.delete(key);
   }
 
   private consider(instance: DatabaseInstance): void {
@@ -261,13 +265,17 @@ export class BindingSecrets {
       return;
     }
     if (!isBindingSecretOf(existing, source.object)) {
-      this.options.logger?.warn('A Secret of the binding name exists and is not the apiserver\'s: no binding for this instance', {
-        namespace,
-        name,
-        secret: bindingName,
-      });
+      if (!this.foreign.has(key)) {
+        this.foreign.add(key);
+        this.options.logger?.warn('A Secret of the binding name exists and is not the apiserver\'s: no binding for this instance', {
+          namespace,
+          name,
+          secret: bindingName,
+        });
+      }
       return;
     }
+    this.foreign.delete(key);
     if (sameContent(existing, desired)) return;
     const removed = Object.keys((existing.data as Record<string, string> | undefined) ?? {}).filter(k => !(k in (desired.data as object)));
     await writer
@@ -291,6 +299,8 @@ export class BindingSecrets {
   private failed(key: string, err: unknown): void {
     const status = toStatusError(err);
     if (status.code === 404) return; // the instance's namespace or object is gone
+    // a namespace being deleted refuses creates with 403 too: that instance goes with it
+    if (status.code === 403 && status.status.details?.causes?.some(c => c.reason === 'NamespaceTerminating')) return;
     const [namespace, name] = key.split('/');
     if (status.code === 403) {
       this.disabled = true;
