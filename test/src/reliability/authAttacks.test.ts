@@ -5,7 +5,7 @@ import { createForeignCa, issueClientCertificate, type CertificatePair } from '.
 import { HostileApiClient, parseRawResponse, type ProbeAnswer, type ProbeRequest } from './hostileApiClient';
 import { describeExchange, expectStatusFailure, isCredentialsNotYet } from './hostileExpectations';
 import { startHostileHarness, wireHeaderValue, type HostileHarness } from './hostileHarness';
-import { cacheCaughtUp } from '../support/cacheCaughtUp';
+import { settleAfterWrite } from '../support/quiesce';
 
 const TEAM_B = `${GROUP_VERSION_PATH}/namespaces/team-b/databaseinstances`;
 const ALICE = { 'X-Remote-User': 'alice', 'X-Remote-Group': ['team-a', 'system:authenticated'] };
@@ -199,7 +199,8 @@ describe('authentication and authorization attacks on the aggregated apiserver',
     const target = 'ns-target';
     const created = await h.client.request({ method: 'POST', path: `${GROUP_VERSION_PATH}/namespaces/team-a/databaseinstances`, headers: { ...ALICE, 'content-type': 'application/json' }, body: newInstance('team-a', target) });
     expect(created.status).toBe(201);
-    await cacheCaughtUp(h.system, 'team-a', target);
+    // its binding Secret (the apiserver writes it of its own accord) before any case compares the store
+    await settleAfterWrite(h.system, JSON.parse(created.body));
     for (const [method, path, type] of [
       ['POST', `${GROUP_VERSION_PATH}/namespaces/team-a/databaseinstances`, 'application/json'],
       ['PUT', `${GROUP_VERSION_PATH}/namespaces/team-a/databaseinstances/${target}`, 'application/json'],

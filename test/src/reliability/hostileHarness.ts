@@ -1,4 +1,4 @@
-import { quiesce, startSystem, wroteSince, type StartSystemOptions, type System } from '../support';
+import { quiesce, settleAfterWrite, startSystem, wroteSince, type StartSystemOptions, type System } from '../support';
 import { HostileApiClient, type ProbeAnswer, type ProbeRequest } from './hostileApiClient';
 
 /** Who a probe claims to be, as the aggregator asserts it with the front-proxy certificate. */
@@ -56,6 +56,16 @@ export interface HostileHarness {
 
 const SETTLE_BOOKMARK_MS = 500;
 
+/** The JSON object a body holds, or undefined (a Status, a list or not JSON name no instance to wait for). */
+function parsedOrUndefined(text: string): { metadata?: { namespace?: string; name?: string } } | undefined {
+  try {
+    const body = JSON.parse(text);
+    return body?.kind === 'DatabaseInstance' ? body : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Starts the system with the demo seed, lets the emulated operators settle and then pauses
  * them, so that from here on only requests can change the store.
@@ -79,10 +89,10 @@ export async function startHostileHarness(options: StartSystemOptions = {}): Pro
         headers[k] = Array.isArray(v) ? v.map(wireHeaderValue) : wireHeaderValue(v);
       }
       const answer = await client.request({ ...probe, headers: { ...headers, ...CALLER_HEADERS[caller] } });
-      // an accepted write can leave an instance Ready with a new spec: the apiserver records it
-      // (ReadySpecRecorder), and its binding Secret (BindingSecrets), before the next case compares the store
-      await system.apiserver.readySpecs.idle();
-      await system.apiserver.bindings.idle();
+      // an accepted write makes the apiserver write of its own accord (a Ready spec recorded, a new
+      // instance's binding Secret): done before the next case compares the store
+      const writing = probe.method !== 'GET' && answer.status >= 200 && answer.status < 300;
+      await settleAfterWrite(system, writing ? parsedOrUndefined(answer.body) : undefined);
       return answer;
     },
     storeRv: () => system.emulator.store.currentRV(),

@@ -2,4 +2,4 @@
 export { startSystem, type System, type StartSystemOptions } from './startSystem';
 export { kubectlBinaries, runKubectl, spawnKubectl, parseTable, type KubectlResult } from './kubectl';
 export { bindClusterRole, type ClusterRoleGrant } from './bindClusterRole';
-export { quiesce, wroteSince } from './quiesce';
+export { quiesce, settleAfterWrite, wroteSince } from './quiesce';

@@ -1,4 +1,4 @@
-import { cacheReached } from './cacheCaughtUp';
+import { cacheCaughtUp, cacheReached } from './cacheCaughtUp';
 import type { System } from './startSystem';
 
 /**
@@ -23,6 +23,19 @@ export async function quiesce(system: System, bookmarkMs: number): Promise<void>
     if (system.emulator.store.currentRV() === rv) return;
   }
   throw new Error(`the cluster did not come to rest: at ${system.emulator.store.currentRV()}`);
+}
+
+/**
+ * After an accepted write of the instance `namespace/name` (a body that names one): waits until
+ * the apiserver's cache has it as the cluster does (or no longer serves it), then for what the
+ * apiserver writes of its own accord because of it (its binding Secret, a Ready-spec record), so
+ * that a next case starts from a cluster at rest. A body that names no instance waits for nothing.
+ */
+export async function settleAfterWrite(system: System, written: { metadata?: { namespace?: string; name?: string } } | undefined): Promise<void> {
+  const { namespace, name } = written?.metadata ?? {};
+  if (namespace && name) await cacheCaughtUp(system, namespace, name);
+  await system.apiserver.readySpecs.idle();
+  await system.apiserver.bindings.idle();
 }
 
 /**

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import fc from 'fast-check';
 import { mockCredentials } from '@backstage/backend-test-utils';
-import { wroteSince } from '@internal/e2e';
+import { settleAfterWrite, wroteSince } from '@internal/e2e';
 import type { HostileBackend } from './startHostileBackend';
 
 /** Cases per route family in CI; set DBAAS_HOSTILE_BACKEND_RUNS=10000 for a long hunt. */
@@ -179,6 +179,9 @@ export function backendClient(b: HostileBackend) {
         const a = await send(r);
         codes.set(a.status, (codes.get(a.status) ?? 0) + 1);
         check(r, a, rvBefore);
+        // an accepted write makes the apiserver write of its own accord (a new instance's binding
+        // Secret): done before the next case compares the cluster
+        if (r.method !== 'GET' && !r.dryRun && a.status < 300) await settleAfterWrite(b.system, portalInstanceOf(a.body));
       }),
       { numRuns: runs },
     );
@@ -192,6 +195,15 @@ export function backendClient(b: HostileBackend) {
 }
 
 export type BackendClient = ReturnType<typeof backendClient>;
+
+/** The instance a portal answer carries (`{ cluster, instance }`), if it carries one. */
+function portalInstanceOf(text: string): { metadata?: { namespace?: string; name?: string } } | undefined {
+  try {
+    return JSON.parse(text)?.instance;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Whether a JSON body text asks for a dry run (unparseable bodies are refused, so they count as one). */
 export const asksDryRun = (text: string) => {
