@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -6,7 +6,7 @@ import { KubeEmulator } from '@internal/kube-emulator';
 import { LABEL_BINDING } from '@internal/plugin-databases-common';
 import { upstreamCrds } from '../support/upstreamCrds';
 import { eventually } from './support/eventually';
-import { spawnApiserver, type ApiserverProcess } from './support/spawnApiserver';
+import { apiserverFiles, spawnApiserver, type ApiserverProcess } from './support/spawnApiserver';
 
 const SECRETS = { group: '', version: 'v1', plural: 'secrets' };
 
@@ -50,11 +50,7 @@ describe('binding Secrets kept by two apiserver processes', () => {
     emulator = await KubeEmulator.start({ seed: true, operatorStepMs: 100, crds: upstreamCrds() });
     emulator.operators.settle();
     dir = await mkdtemp(path.join(tmpdir(), 'dbaas-binding-'));
-    const serving = await emulator.issueExtensionServingCert('api', 'dbaas-system');
-    await writeFile(path.join(dir, 'tls.crt'), serving.certPem);
-    await writeFile(path.join(dir, 'tls.key'), serving.keyPem);
-    await emulator.writeKubeconfig(path.join(dir, 'kubeconfig'), { token: 'dbaas-apiserver-token' });
-    const files = { kubeconfig: path.join(dir, 'kubeconfig'), tlsCertFile: path.join(dir, 'tls.crt'), tlsKeyFile: path.join(dir, 'tls.key') };
+    const files = await apiserverFiles(emulator, dir);
     startRv = emulator.store.currentRV();
     // both at once: they find no binding Secret and race to make each
     [a, b] = await Promise.all([spawnApiserver(files), spawnApiserver(files)]);

@@ -1,12 +1,12 @@
 import https from 'node:https';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { KubeEmulator } from '@internal/kube-emulator';
 import { checkEventStream } from './support/checkEventStream';
 import { eventually } from './support/eventually';
-import { probe, spawnApiserver, type ApiserverProcess } from './support/spawnApiserver';
+import { apiserverFiles, probe, spawnApiserver, type ApiserverProcess } from './support/spawnApiserver';
 import { WatchClient, type WatchTarget } from './support/WatchClient';
 import { upstreamCrds } from '../support/upstreamCrds';
 
@@ -67,11 +67,7 @@ describe('SIGTERM with 1,000 open watches and requests in flight', () => {
     emulator = await KubeEmulator.start({ seed: true, operatorStepMs: 100, heartbeatMs: 500, bookmarkIntervalMs: 500, crds: upstreamCrds() });
     emulator.operators.settle();
     dir = await mkdtemp(path.join(tmpdir(), 'dbaas-sigterm-'));
-    const serving = await emulator.issueExtensionServingCert('api', 'dbaas-system');
-    await writeFile(path.join(dir, 'tls.crt'), serving.certPem);
-    await writeFile(path.join(dir, 'tls.key'), serving.keyPem);
-    await emulator.writeKubeconfig(path.join(dir, 'kubeconfig'), { token: 'dbaas-apiserver-token' });
-    const files = { kubeconfig: path.join(dir, 'kubeconfig'), tlsCertFile: path.join(dir, 'tls.crt'), tlsKeyFile: path.join(dir, 'tls.key') };
+    const files = await apiserverFiles(emulator, dir);
     const env = { DBAAS_APISERVER_SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS), DBAAS_APISERVER_SHUTDOWN_GRACE_MS: String(GRACE_MS) };
     a = await spawnApiserver({ ...files, env });
     agent = new https.Agent({

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import https from 'node:https';
 import net from 'node:net';
 import path from 'node:path';
@@ -29,6 +30,26 @@ export interface SpawnApiserverOptions {
   args?: string[];
   /** Extra Node.js options (before the script), e.g. `--expose-gc`, `--require probe`. */
   nodeArgs?: string[];
+}
+
+/** What `issueExtensionServingCert` and `writeKubeconfig` of the emulator give (KubeEmulator's). */
+interface ApiserverCluster {
+  issueExtensionServingCert(name: string, namespace: string): Promise<{ certPem: string; keyPem: string }>;
+  writeKubeconfig(file: string, options: { token: string }): Promise<void>;
+}
+
+/**
+ * Writes into `dir` what an apiserver process of `cluster` needs, as its Deployment mounts it: a
+ * serving certificate for `api.dbaas-system.svc` and a kubeconfig with the chart's service
+ * account token. Returns the files for {@link spawnApiserver}.
+ */
+export async function apiserverFiles(cluster: ApiserverCluster, dir: string): Promise<Pick<SpawnApiserverOptions, 'kubeconfig' | 'tlsCertFile' | 'tlsKeyFile'>> {
+  const serving = await cluster.issueExtensionServingCert('api', 'dbaas-system');
+  const files = { kubeconfig: path.join(dir, 'kubeconfig'), tlsCertFile: path.join(dir, 'tls.crt'), tlsKeyFile: path.join(dir, 'tls.key') };
+  await writeFile(files.tlsCertFile, serving.certPem);
+  await writeFile(files.tlsKeyFile, serving.keyPem);
+  await cluster.writeKubeconfig(files.kubeconfig, { token: 'dbaas-apiserver-token' });
+  return files;
 }
 
 /** A port nobody listens on right now. */

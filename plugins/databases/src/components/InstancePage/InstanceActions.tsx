@@ -77,6 +77,27 @@ function ActionButton(props: { label: string; blocker?: string; onClick: () => v
   );
 }
 
+function SelectField(props: { label: string; id: string; value: string; options: readonly string[]; onChange: (value: string) => void }) {
+  return (
+    <TextField
+      select
+      label={props.label}
+      id={props.id}
+      value={props.value}
+      onChange={e => props.onChange(e.target.value)}
+      variant="outlined"
+      margin="dense"
+      fullWidth
+    >
+      {props.options.map(v => (
+        <MenuItem key={v} value={v}>
+          {v}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
 function ConfirmDialog(props: {
   open: boolean;
   title: string;
@@ -232,22 +253,7 @@ export function InstanceActions(props: {
           Running {instance.status?.version ?? instance.spec.version ?? 'an unknown version'}. The operator rolls the new
           version out member by member.
         </DialogContentText>
-        <TextField
-          select
-          label="Version"
-          id="upgrade-version"
-          value={version}
-          onChange={e => setVersion(e.target.value)}
-          variant="outlined"
-          margin="dense"
-          fullWidth
-        >
-          {versions.map(v => (
-            <MenuItem key={v} value={v}>
-              {v}
-            </MenuItem>
-          ))}
-        </TextField>
+        <SelectField label="Version" id="upgrade-version" value={version} options={versions} onChange={setVersion} />
       </ConfirmDialog>
 
       <ConfirmDialog
@@ -305,22 +311,7 @@ export function InstanceActions(props: {
           moves it to the member you pick (a switchover: clients of the primary reconnect); the phase shows Updating until
           it reports the new primary.
         </DialogContentText>
-        <TextField
-          select
-          label="New primary"
-          id="switchover-target"
-          value={target}
-          onChange={e => setTarget(e.target.value)}
-          variant="outlined"
-          margin="dense"
-          fullWidth
-        >
-          {switchoverTargets(instance).map(m => (
-            <MenuItem key={m} value={m}>
-              {m}
-            </MenuItem>
-          ))}
-        </TextField>
+        <SelectField label="New primary" id="switchover-target" value={target} options={switchoverTargets(instance)} onChange={setTarget} />
       </ConfirmDialog>
 
       <ConfirmDialog
