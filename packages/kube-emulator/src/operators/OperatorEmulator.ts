@@ -77,6 +77,22 @@ const DEPENDENT_KINDS = [
   CLAIMS,
 ];
 
+/**
+ * The demo's failover switch (the emulator's, never a real operator's): a new value of this
+ * annotation on an operator object loses its primary, as `failPrimary` does, e.g.
+ * `kubectl annotate cluster.postgresql.cnpg.io NAME emulator.dbaas.platform.dev/fail-primary=$(date +%s)`.
+ */
+export const FAIL_PRIMARY_ANNOTATION = 'emulator.dbaas.platform.dev/fail-primary';
+
+/** Loses the primary of `cr` once per new value of FAIL_PRIMARY_ANNOTATION (where it has one). */
+function askedToFailPrimary(op: EmulatedOperator, cr: StoredObject, memo: Record<string, unknown>): void {
+  const asked = cr.metadata.annotations?.[FAIL_PRIMARY_ANNOTATION];
+  if (!asked || memo.failPrimaryAsked === asked) return;
+  memo.failPrimaryAsked = asked;
+  const pod = op.primaryPod?.(cr);
+  if (pod) memo.lostPrimary = pod;
+}
+
 /** Options of {@link OperatorEmulator}. */
 export interface OperatorEmulatorOptions {
   store: ObjectStore;
@@ -380,6 +396,7 @@ export class OperatorEmulator {
     if (op.paused?.(cr)) return changes + this.reportPaused(op, kind, cr, world, control);
 
     const w = world;
+    askedToFailPrimary(op, cr, w.memo);
     const adjust = op.adjustSpec?.(cr, w.memo);
     if (adjust) {
       cr = this.updateMain(kind, cr, obj => adjust((obj.spec ??= {}) as Record<string, any>));

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { harness, condition, NS } from './__testutils__/harness';
 import { CNPG_CLUSTER_KIND } from './cloudnative-pg/cloudnativePgOperator';
 import { MARIADB_KIND } from './mariadb-operator/mariadbOperator';
+import { FAIL_PRIMARY_ANNOTATION } from './OperatorEmulator';
 
 const PODS = { group: '', version: 'v1', plural: 'pods' };
 const roleLabels = (h: ReturnType<typeof harness>) =>
@@ -104,6 +105,27 @@ describe('emulated switchovers, as the operators carry them out', () => {
     h.emulator.settle();
     expect((h.get(MARIADB_KIND, 'repl').status as any).replicas).toBe(3);
     expect(h.upstreamStatusErrors(MARIADB_KIND)).toEqual([]);
+  });
+
+  it('the demo\'s switch: a new value of the fail-primary annotation loses the primary once, as failPrimary does', () => {
+    const h = harness();
+    h.create(CNPG_CLUSTER_KIND, 'pg', { instances: 3, storage: { size: '1Gi' } });
+    h.emulator.settle();
+    const annotate = (value: string) => {
+      const cr = h.get(CNPG_CLUSTER_KIND, 'pg');
+      h.store.update(CNPG_CLUSTER_KIND, { ...cr, metadata: { ...cr.metadata, annotations: { ...cr.metadata.annotations, [FAIL_PRIMARY_ANNOTATION]: value } } });
+    };
+    annotate('1');
+    h.emulator.tick();
+    expect((h.get(CNPG_CLUSTER_KIND, 'pg').status as any).phaseReason).toBe('Initiating a failover from pg-1');
+    h.emulator.settle();
+    expect((h.get(CNPG_CLUSTER_KIND, 'pg').status as any).currentPrimary).toBe('pg-2');
+    // the same value again is no new failure; a new one is
+    annotate('1');
+    expect(h.emulator.settle()).toBe(1);
+    annotate('2');
+    h.emulator.settle();
+    expect((h.get(CNPG_CLUSTER_KIND, 'pg').status as any).currentPrimary).not.toBe('pg-2');
   });
 
   it('an object without a primary to lose is refused', () => {
