@@ -25,10 +25,8 @@ export interface BindingSecretsOptions {
   retryMs?: number;
 }
 
-/** What an instance's binding Secret is built from, and where both Secrets are. */
+/** Where an instance's Secrets are: the operator's it is built from, and its binding Secret. */
 interface Tracked {
-  namespace: string;
-  name: string;
   /** `namespace/name` of the operator's credentials Secret, when it has one. */
   secretKey?: string;
   /** `namespace/name` of the binding Secret. */
@@ -158,8 +156,6 @@ export class BindingSecrets {
     if (!source || !write) return undefined;
     const secretName = write.connectionSecretName(source.object);
     const entry: Tracked = {
-      namespace,
-      name,
       ...(secretName && { secretKey: `${namespace}/${secretName}` }),
       bindingKey: `${namespace}/${bindingSecretName(source.object.metadata?.name ?? name)}`,
     };

@@ -1,5 +1,6 @@
 import {
   ANNOTATION_BINDING_SOURCE,
+  bindingType,
   LABEL_BINDING,
   LABEL_MANAGED_BY,
   MANAGED_BY_VALUE,
@@ -29,21 +30,6 @@ export const BINDING_SECRETS: ResourceType = {
  * operator object, not the served name, which a name shared by two operators changes).
  */
 export const bindingSecretName = (objectName: string): string => `${objectName}-binding`;
-
-/**
- * The binding `type` per engine: the names Spring Cloud Bindings and Quarkus' service binding
- * converters look for. MariaDB speaks MySQL's protocol and both read `mysql` for it.
- */
-const BINDING_TYPES: Record<string, string> = {
-  mariadb: 'mysql',
-  mysql: 'mysql',
-  postgresql: 'postgresql',
-  redis: 'redis',
-  elasticsearch: 'elasticsearch',
-  rabbitmq: 'rabbitmq',
-};
-
-export const bindingType = (engine: string): string => BINDING_TYPES[engine] ?? engine;
 
 /**
  * The Secret's entries, named as the specification's well-known entries: the `connection`

@@ -8,3 +8,4 @@ export * from './types';
 export * from './rest';
 export * from './permissions';
 export * from './mirroredEvents';
+export * from './bindingType';

@@ -5,7 +5,8 @@ const GROUP = 'dbaas.platform.dev';
 /** The bound: a rotated password reaches the binding Secret within 5 s. */
 export const ROTATION_MS = 5000;
 
-const decode = (data: Record<string, string> = {}) =>
+/** A Secret's data, base64-decoded. */
+export const decode = (data: Record<string, string> = {}) =>
   Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
 
 /** What the binding case saw, for the conformance case to check. */

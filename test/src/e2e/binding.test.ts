@@ -1,14 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { decode, ROTATION_MS } from '../cluster/bindingCase';
 import { eventually } from '../reliability/support/eventually';
 import { kubectlBinaries, runKubectl } from '../support/kubectl';
 import { startSystem, type System } from '../support/startSystem';
 
 const RAW = '/apis/dbaas.platform.dev/v1alpha1/namespaces';
-/** The issue's bound: a rotated password reaches the binding Secret within 5 s. */
-const ROTATION_MS = 5000;
-
-const decode = (data: Record<string, string> = {}) =>
-  Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
 
 /**
  * Every instance is a servicebinding.io Provisioned Service: `status.binding.name` names a Secret

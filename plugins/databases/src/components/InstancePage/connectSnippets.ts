@@ -1,4 +1,4 @@
-import type { DatabaseInstance } from '@internal/plugin-databases-common';
+import { bindingType, type DatabaseInstance } from '@internal/plugin-databases-common';
 
 /** One way to connect an application, as text to copy. */
 export interface ConnectSnippet {
@@ -10,10 +10,8 @@ export interface ConnectSnippet {
   note?: string;
 }
 
-/** MariaDB and MySQL speak one protocol: the JDBC and WordPress snippets are theirs. */
-const MYSQL_ENGINES = new Set(['mariadb', 'mysql']);
-
-const JDBC_SCHEMES: Record<string, string> = { mariadb: 'mysql', mysql: 'mysql', postgresql: 'postgresql' };
+/** JDBC drivers per binding type (MariaDB's is `mysql`, as MySQL's). */
+const JDBC_SCHEMES: Record<string, string> = { mysql: 'mysql', postgresql: 'postgresql' };
 
 /** The environment variables an application reads, each from an entry of the binding Secret. */
 function envSnippet(secret: string, entries: string[], optional: string[]): string {
@@ -61,7 +59,8 @@ export function connectSnippets(instance: DatabaseInstance): ConnectSnippet[] {
       note: `Or every entry at once: envFrom: [{secretRef: {name: ${secret}}}]`,
     },
   ];
-  if (MYSQL_ENGINES.has(engine)) {
+  // the MySQL protocol's (MariaDB and MySQL): WordPress speaks it
+  if (bindingType(engine) === 'mysql') {
     snippets.push({
       id: 'wordpress',
       title: 'WordPress (Helm)',
@@ -80,7 +79,7 @@ export function connectSnippets(instance: DatabaseInstance): ConnectSnippet[] {
       note: `The chart reads the password from the Secret's mariadb-password entry: the binding Secret of a MariaDB or MySQL has it, and follows rotations. Create the wordpress database first (or name one that exists).`,
     });
   }
-  const scheme = JDBC_SCHEMES[engine];
+  const scheme = JDBC_SCHEMES[bindingType(engine)];
   snippets.push({
     id: 'uri',
     title: scheme ? 'JDBC / URI' : 'URI',
