@@ -1,5 +1,8 @@
 import type {
+  BackupCapabilities,
   ConnectionEndpoint,
+  DatabaseBackup,
+  DatabaseBackupSpec,
   DiagnosisFinding,
   DatabaseEngineName,
   DatabaseInstance,
@@ -127,6 +130,41 @@ export interface OperatorAdapter {
    * test fakes stay valid; every shipped adapter has one. Without it, writes are refused.
    */
   write?: AdapterWriteSide;
+  /**
+   * The operator's backup runs, where it has backup objects (mariadb-operator, mysql-operator,
+   * CloudNativePG). Absent: the engine has no backups, and requests for them are refused.
+   */
+  backups?: BackupSide;
+}
+
+/**
+ * An operator's backups: each object of `kinds` is one backup run, served as a DatabaseBackup.
+ * Pure functions, no I/O, like the rest of the adapter; the cache watches `kinds` and
+ * `relatedTypes` and calls `project` when any of them changes.
+ */
+export interface BackupSide {
+  capabilities: BackupCapabilities;
+  /** Kinds of which each object is one backup run (their `topologies` are empty). */
+  kinds: SourceKind[];
+  /** What the phase is decided from beside the object itself (the Job a run owns, batch/v1). */
+  relatedTypes: ResourceType[];
+  /** Which related objects the backup run `source` is built from. */
+  relatedRefs(source: KubeObject, kind: SourceKind): RelatedRef[];
+  /**
+   * Pure projection of one backup object (and its related objects) to a DatabaseBackup: spec
+   * (instanceRef, method) read back from the object; status with the phase decided from what
+   * the operator documents and its Job, never from one completion flag alone. Metadata: name,
+   * namespace, uid, creationTimestamp, labels, annotations from the source; the cache sets
+   * resourceVersion.
+   */
+  project(source: KubeObject, kind: SourceKind, related: RelatedLookup): DatabaseBackup;
+  /**
+   * Every bad field of a request to back up `target` (the instance's operator object) now:
+   * an unknown `spec.method`, or one the object is not configured for. Kubernetes field paths.
+   */
+  validate(spec: DatabaseBackupSpec, target: KubeObject): FieldCause[];
+  /** The operator object that takes the backup `backup` of `target` now (valid, defaulted). */
+  toOperatorObject(backup: DatabaseBackup, target: KubeObject, options?: BuildOptions): KubeObject;
 }
 
 /** What a new instance gets for each field the request leaves out (per engine and topology). */

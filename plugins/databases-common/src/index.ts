@@ -9,3 +9,4 @@ export * from './rest';
 export * from './permissions';
 export * from './mirroredEvents';
 export * from './bindingType';
+export * from './backups';

@@ -1,3 +1,5 @@
+import type { BackupCapabilities } from './backups';
+
 /**
  * An engine's name (`mariadb`, `postgresql`...): a DNS label, the name of its DatabaseEngine.
  * Deliberately not a closed union: the engines are whatever the apiserver's adapters serve,
@@ -205,6 +207,8 @@ export interface DatabaseEngineSpec {
   switchover?: boolean;
   /** Per offered topology: the replica counts it allows (absent from apiservers that predate them). */
   replicas?: Partial<Record<DatabaseTopology, EngineReplicas>>;
+  /** What its operator can do about backups (absent from apiservers that predate them). */
+  backup?: BackupCapabilities;
 }
 
 /** A size preset: what a developer picks instead of typing storage and resources. */

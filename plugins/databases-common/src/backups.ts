@@ -1,0 +1,75 @@
+import type { Condition, DatabaseEngineName, ObjectMeta, SourceRef } from './types';
+
+export const DATABASE_BACKUP_KIND = 'DatabaseBackup';
+export const DATABASE_BACKUP_PLURAL = 'databasebackups';
+export const DATABASE_BACKUP_SINGULAR = 'databasebackup';
+export const DATABASE_BACKUP_SHORT_NAMES = ['dbb'];
+
+/** One lifecycle for every operator's backup runs (docs/backups.md). */
+export type BackupPhase = 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Unknown';
+
+export const BACKUP_PHASES: readonly BackupPhase[] = ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'];
+
+/**
+ * What an engine's operator can do about backups, as DatabaseEngine `spec.backup` lists it (the
+ * portal greys out what is false before anyone clicks). `reason` says why an engine has none.
+ */
+export interface BackupCapabilities {
+  /** A backup can be taken now (`kubectl create` of a DatabaseBackup). */
+  onDemand: boolean;
+  /** Backups can run on a schedule (DatabaseBackupSchedule). */
+  schedule: boolean;
+  /** A new instance can be created from a backup (`spec.restoreFrom`). */
+  restore: boolean;
+  /** A restore can stop at a point in time (`spec.restoreFrom.pointInTime`). */
+  pointInTime: boolean;
+  /** `spec.method` values the operator offers, the default first; absent where it has one way. */
+  methods?: string[];
+  /** Why the engine has no backups (its operator has no backup objects), when all are false. */
+  reason?: string;
+}
+
+export interface DatabaseBackupSpec {
+  /** The instance backed up, in the backup's namespace (the name of its operator object). */
+  instanceRef: { name: string };
+  /** How, where the operator has several ways (CloudNativePG: barmanObjectStore, volumeSnapshot, plugin). */
+  method?: string;
+}
+
+export interface DatabaseBackupStatus {
+  phase: BackupPhase;
+  /** PascalCase, machine-readable. */
+  reason?: string;
+  /** The operator's own words, verbatim where it has them. */
+  message?: string;
+  engine: DatabaseEngineName;
+  /** When the run started and ended (RFC 3339), where known. */
+  startTime?: string;
+  completionTime?: string;
+  /** As the operator reports it, where it does. */
+  size?: string;
+  /** Where the backup was written (a bucket path, a claim, a snapshot), where known. */
+  location?: string;
+  /** A new instance can be restored from it (Succeeded, and the operator can restore from it). */
+  restorable: boolean;
+  /** The operator object this backup run is a projection of. */
+  source: SourceRef;
+  /** The raw upstream status, untouched. */
+  operatorStatus?: unknown;
+  conditions?: Condition[];
+}
+
+export interface DatabaseBackup {
+  apiVersion: 'dbaas.platform.dev/v1alpha1';
+  kind: 'DatabaseBackup';
+  metadata: ObjectMeta;
+  spec: DatabaseBackupSpec;
+  status?: DatabaseBackupStatus;
+}
+
+export interface DatabaseBackupList {
+  apiVersion: 'dbaas.platform.dev/v1alpha1';
+  kind: 'DatabaseBackupList';
+  metadata: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
+  items: DatabaseBackup[];
+}
