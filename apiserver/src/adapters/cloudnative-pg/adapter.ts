@@ -15,6 +15,7 @@ import {
   serviceEndpoint,
   versionFromImage,
 } from '../shared/read';
+import { cloudnativePgBackups } from './backup';
 import { cloudnativePgFindings } from './findings';
 import { storageOf } from '../shared/storageOf';
 import type { KubeObject, OperatorAdapter, SourceKind } from '../types';
@@ -116,6 +117,7 @@ export const cloudnativePgAdapter: OperatorAdapter = withMembers({
   // Pods and PVCs carry the cluster label (pkg/utils labels.go).
   memberSelectors: source => [{ 'cnpg.io/cluster': nameOf(source) }],
   findings: cloudnativePgFindings,
+  backups: cloudnativePgBackups,
   project(source, kind) {
     const spec = asRecord(source.spec) ?? {};
     const status = asRecord(source.status) ?? {};

@@ -27,6 +27,7 @@ import {
   deletionProtectionOf,
   pascalCase,
 } from '../shared/read';
+import { mariadbBackups } from './backup';
 import { mariadbFindings } from './findings';
 import { mariadbMembers } from './members';
 import { mariadbTopologyOf } from './topology';
@@ -239,6 +240,7 @@ export const mariadbOperatorAdapter: OperatorAdapter = withMembers({
     },
   ],
   findings: mariadbFindings,
+  backups: mariadbBackups,
   project(source, kind, related) {
     const spec = asRecord(source.spec) ?? {};
     const status = asRecord(source.status) ?? {};

@@ -16,6 +16,7 @@ import {
   serviceEndpoint,
   deletionProtectionOf,
 } from '../shared/read';
+import { mysqlBackups } from './backup';
 import { mysqlFindings } from './findings';
 import { withMembers } from '../shared/members';
 import { mysqlMembers } from './members';
@@ -114,6 +115,7 @@ export const mysqlOperatorAdapter: OperatorAdapter = withMembers({
     { 'mysql.oracle.com/cluster': nameOf(source), tier: 'mysql' },
   ],
   findings: mysqlFindings,
+  backups: mysqlBackups,
   project(source, kind) {
     const spec = asRecord(source.spec) ?? {};
     const status = asRecord(source.status) ?? {};

@@ -1,0 +1,263 @@
+import type { BackupPhase, DatabaseBackup } from '@internal/plugin-databases-common';
+import { forbidden } from '../../writes/FieldCause';
+import { backupMetadata } from '../shared/backupMetadata';
+import { jobState } from '../shared/jobState';
+import { jobType } from '../shared/jobType';
+import { ownedBy } from '../shared/ownedBy';
+import {
+  asArray,
+  asRecord,
+  asString,
+  findCondition,
+  nameOf,
+  namespaceOf,
+  pascalCase,
+  quantity,
+  type UpstreamConditionLike,
+} from '../shared/read';
+import { claimStorageOf } from '../shared/storageOf';
+import { toBackup } from '../shared/toBackup';
+import type { BackupSide, KubeObject, RelatedLookup, SourceKind } from '../types';
+import { cronJobType } from './cronJobType';
+
+/**
+ * mariadb-operator's backups (v26.6.0, ../shared/operators/mariadb-operator):
+ *
+ * - A `Backup` without `spec.schedule` is one run. The Backup controller
+ *   (internal/controller/backup_controller.go, pkg/controller/batch/controller.go) creates a
+ *   Job of the Backup's name in its namespace, controlled by the Backup (cleanupJobs reads
+ *   metav1.GetControllerOf(job).Kind == "Backup"), labelled only with `spec.inheritMetadata`
+ *   (pkg/builder/batch_builder.go BuildBackupJob: metadata.NewMetadataBuilder(key)
+ *   .WithMetadata(backup.Spec.InheritMetadata)). With `storage.persistentVolumeClaim` it also
+ *   creates a PVC of the Backup's name (reconcileStorage).
+ * - A `Backup` with `spec.schedule` is one object for the whole series: the controller keeps a
+ *   CronJob of the Backup's name, and each run is a Job that CronJob creates.
+ * - `status` holds only `conditions`; the one condition is `Complete`
+ *   (pkg/condition/complete.go). For a Job: SetCompleteWithJob writes `Complete=True` reason
+ *   `JobComplete` "Success", `Complete=False` `JobRunning` "Running" / `JobSuspended`, and, the
+ *   trap, `Complete=True` reason `JobFailed` "Failed" for a FAILED Job: the completion flag
+ *   alone says a failed backup is complete. For a CronJob: SetCompleteWithCronJob writes
+ *   `CronJobScheduled` "Scheduled", `CronJobRunning`, `CronJobFailed` (all False) and
+ *   `CronJobSuccess` (True). Before a Job exists the controller writes `Complete=False` reason
+ *   `Failed` with its error ("MariaDB not ready" while `mariaDbRef.waitForIt`) and retries.
+ * - Once a one-off Backup is complete, cleanupJobs deletes its Job beyond the history limits
+ *   (`successfulJobsHistoryLimit` / `failedJobsHistoryLimit`, 5 each): the Job may be gone,
+ *   and then the condition's reason (never its status) decides.
+ *
+ * Restore (`Restore.spec.backupRef`, MariaDB `spec.bootstrapFrom.backupRef`) restores from
+ * a Backup object, scheduled or not: each run is restorable. It picks "the closest backup
+ * before" `targetRecoveryTime` among the files the Backup wrote: not a point-in-time recovery
+ * (hence `pointInTime: false`).
+ */
+export const MARIADB_BACKUP: SourceKind = {
+  group: 'k8s.mariadb.com',
+  version: 'v1alpha1',
+  plural: 'backups',
+  kind: 'Backup',
+  topologies: [],
+};
+
+/**
+ * Every Job of the cluster: the operator puts no label of its own on a Backup's Job (see
+ * above), so no selector can narrow them; slim keeps a few fields of each, and ownedBy
+ * checks that a Job of the Backup's name is the Backup's.
+ */
+const JOBS = jobType();
+
+const OPERATOR = 'mariadb-operator';
+
+const isScheduled = (source: KubeObject) => asRecord(asRecord(source.spec)?.schedule) !== undefined;
+
+interface Verdict {
+  phase: BackupPhase;
+  reason: string;
+  message?: string;
+  startTime?: string;
+  completionTime?: string;
+}
+
+const opMessage = (c: UpstreamConditionLike | undefined) => asString(c?.message);
+
+/** One on-demand run: its Job decides; without it, the Complete condition's reason does. */
+function onDemandVerdict(source: KubeObject, related: RelatedLookup): Verdict {
+  const complete = findCondition(source.status, 'Complete');
+  const candidate = related.get({ type: JOBS, namespace: namespaceOf(source), name: nameOf(source) });
+  const job = candidate && ownedBy(candidate, source, MARIADB_BACKUP.kind) ? candidate : undefined;
+  if (job) {
+    const state = jobState(job);
+    const times = {
+      ...(state.startTime && { startTime: state.startTime }),
+      ...(state.completionTime && { completionTime: state.completionTime }),
+    };
+    const message = state.message ?? opMessage(complete);
+    const withMessage = message ? { message } : {};
+    switch (state.phase) {
+      case 'Failed':
+        return { phase: 'Failed', reason: pascalCase(state.reason), ...withMessage, ...times };
+      case 'Succeeded':
+        return { phase: 'Succeeded', reason: 'JobComplete', ...withMessage, ...times };
+      case 'Suspended':
+        return { phase: 'Pending', reason: 'JobSuspended', ...withMessage, ...times };
+      default:
+        return { phase: state.phase, reason: state.reason, ...withMessage, ...times };
+    }
+  }
+  const message = opMessage(complete);
+  const withMessage = message ? { message } : {};
+  const ended = complete?.lastTransitionTime ? { completionTime: complete.lastTransitionTime } : {};
+  switch (complete?.reason) {
+    case 'JobFailed':
+      // Complete=True: the Job failed (the trap), whatever the flag says.
+      return { phase: 'Failed', reason: 'JobFailed', ...withMessage, ...ended };
+    case 'JobComplete':
+      return complete.status === 'True'
+        ? { phase: 'Succeeded', reason: 'JobComplete', ...withMessage, ...ended }
+        : { phase: 'Unknown', reason: 'JobComplete', ...withMessage };
+    case 'JobRunning':
+      // the Job is not (yet) in the watch cache: the operator saw it running
+      return { phase: 'Running', reason: 'JobRunning', ...withMessage };
+    case 'JobSuspended':
+      return { phase: 'Pending', reason: 'JobSuspended', ...withMessage };
+    case 'Failed':
+      // no Job yet: the operator cannot start it (MariaDB not ready, not found) and retries
+      return { phase: 'Pending', reason: 'NotStarted', ...withMessage };
+    case undefined:
+      return complete
+        ? { phase: 'Unknown', reason: 'Unknown', ...withMessage }
+        : { phase: 'Pending', reason: 'WaitingForOperator', message: 'The operator has not started this backup yet' };
+    default:
+      return { phase: 'Unknown', reason: pascalCase(complete?.reason ?? 'Unknown'), ...withMessage };
+  }
+}
+
+/**
+ * A scheduled Backup is a series, not a run. Until its runs (the CronJob's Jobs) are served
+ * one by one, it is served as one DatabaseBackup whose phase is its LAST run's, read from the
+ * CronJob's status as SetCompleteWithCronJob reads it (active runs, lastScheduleTime against
+ * lastSuccessfulTime), with reason `Scheduled` so that nobody takes it for one run.
+ */
+function scheduledVerdict(source: KubeObject, related: RelatedLookup): Verdict {
+  const complete = findCondition(source.status, 'Complete');
+  const message = opMessage(complete);
+  const withMessage = message ? { message } : {};
+  const cronJob = related.get({ type: cronJobType, namespace: namespaceOf(source), name: nameOf(source) });
+  const owned = cronJob && ownedBy(cronJob, source, MARIADB_BACKUP.kind) ? cronJob : undefined;
+  if (owned) {
+    const status = asRecord(owned.status) ?? {};
+    const scheduled = asString(status.lastScheduleTime);
+    const succeeded = asString(status.lastSuccessfulTime);
+    const started = scheduled ? { startTime: scheduled } : {};
+    if (asArray(status.active).length > 0) return { phase: 'Running', reason: 'Scheduled', ...withMessage, ...started };
+    if (!scheduled) return { phase: 'Pending', reason: 'Scheduled', ...withMessage };
+    if (succeeded && Date.parse(succeeded) >= Date.parse(scheduled))
+      return { phase: 'Succeeded', reason: 'Scheduled', ...withMessage, ...started, completionTime: succeeded };
+    return { phase: 'Failed', reason: 'Scheduled', ...withMessage, ...started };
+  }
+  const phase: BackupPhase =
+    complete?.reason === 'CronJobSuccess' && complete.status === 'True'
+      ? 'Succeeded'
+      : complete?.reason === 'CronJobFailed'
+        ? 'Failed'
+        : complete?.reason === 'CronJobRunning'
+          ? 'Running'
+          : complete === undefined || complete.reason === 'CronJobScheduled' || complete.reason === 'Failed'
+            ? 'Pending'
+            : 'Unknown';
+  return { phase, reason: 'Scheduled', ...withMessage };
+}
+
+/** Where the Backup writes (its `spec.storage`). */
+function locationOf(source: KubeObject): string | undefined {
+  const storage = asRecord(asRecord(source.spec)?.storage) ?? {};
+  if (asRecord(storage.persistentVolumeClaim)) return `persistentvolumeclaim/${nameOf(source)}`;
+  const s3 = asRecord(storage.s3);
+  if (s3) {
+    const bucket = asString(s3.bucket);
+    const prefix = asString(s3.prefix);
+    if (bucket) return `s3://${bucket}${prefix ? `/${prefix.replace(/^\/+/, '')}` : ''}`;
+  }
+  return undefined;
+}
+
+/** The size of the target MariaDB's data volume (`spec.storage.size` or its claim template). */
+function targetStorage(target: KubeObject): { size: string; storageClassName?: string } {
+  const spec = asRecord(target.spec) ?? {};
+  const storage = asRecord(spec.storage) ?? {};
+  const claim = claimStorageOf(asRecord(storage.volumeClaimTemplate) ?? asRecord(spec.volumeClaimTemplate));
+  const size = quantity(storage.size) ?? claim?.size ?? '10Gi';
+  const storageClassName = asString(storage.storageClassName) ?? claim?.storageClassName;
+  return { size, ...(storageClassName && { storageClassName }) };
+}
+
+export const mariadbBackups: BackupSide = {
+  capabilities: {
+    onDemand: true,
+    schedule: true,
+    restore: true,
+    // Restore picks "the closest backup before" a target time, not a point in time.
+    pointInTime: false,
+  },
+  kinds: [MARIADB_BACKUP],
+  relatedTypes: [JOBS, cronJobType],
+  relatedRefs(source) {
+    const ref = { namespace: namespaceOf(source), name: nameOf(source) };
+    return [{ type: isScheduled(source) ? cronJobType : JOBS, ...ref }];
+  },
+  project(source, kind, related) {
+    const verdict = isScheduled(source) ? scheduledVerdict(source, related) : onDemandVerdict(source, related);
+    const complete = findCondition(source.status, 'Complete');
+    return toBackup({
+      operator: OPERATOR,
+      engine: 'mariadb',
+      kind,
+      source,
+      instanceName: asString(asRecord(asRecord(source.spec)?.mariaDbRef)?.name) ?? '',
+      ...verdict,
+      location: locationOf(source),
+      restorableByOperator: true,
+      conditions:
+        complete && (complete.status === 'True' || complete.status === 'False' || complete.status === 'Unknown')
+          ? [
+              {
+                type: 'Complete',
+                status: complete.status,
+                ...(complete.reason && { reason: complete.reason }),
+                ...(complete.message && { message: complete.message }),
+                ...(complete.lastTransitionTime && { lastTransitionTime: complete.lastTransitionTime }),
+              },
+            ]
+          : undefined,
+    });
+  },
+  validate(spec) {
+    return spec.method !== undefined
+      ? [
+          forbidden(
+            'spec.method',
+            'mariadb-operator has one backup method (a logical dump with mariadb-dump); leave spec.method out',
+          ),
+        ]
+      : [];
+  },
+  toOperatorObject(backup: DatabaseBackup, target, options) {
+    const { size, storageClassName } = targetStorage(target);
+    return {
+      apiVersion: `${MARIADB_BACKUP.group}/${MARIADB_BACKUP.version}`,
+      kind: MARIADB_BACKUP.kind,
+      metadata: backupMetadata(backup, options),
+      spec: {
+        mariaDbRef: { name: nameOf(target) || backup.spec.instanceRef.name },
+        compression: 'gzip',
+        // A claim of the Backup's name (reconcileStorage), as large as the instance's data
+        // volume: a compressed logical dump of it fits.
+        storage: {
+          persistentVolumeClaim: {
+            accessModes: ['ReadWriteOnce'],
+            resources: { requests: { storage: size } },
+            ...(storageClassName && { storageClassName }),
+          },
+        },
+      },
+    };
+  },
+};

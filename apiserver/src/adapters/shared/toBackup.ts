@@ -1,0 +1,99 @@
+import {
+  ANNOTATION_KUBECTL_LAST_APPLIED,
+  ANNOTATION_LAST_APPLIED,
+  ANNOTATION_MANAGED_FIELDS,
+  type BackupPhase,
+  type Condition,
+  type DatabaseBackup,
+  type DatabaseEngineName,
+  type ObjectMeta,
+} from '@internal/plugin-databases-common';
+import type { KubeObject, SourceKind } from '../types';
+import { nameOf } from './read';
+
+/** What an adapter decided about one backup run, before it is wrapped into a DatabaseBackup. */
+export interface BackupParts {
+  /** Adapter id (`mariadb-operator`). */
+  operator: string;
+  engine: DatabaseEngineName;
+  kind: SourceKind;
+  source: KubeObject;
+  /** The instance backed up (the name of its operator object, in the same namespace). */
+  instanceName: string;
+  method?: string;
+  phase: BackupPhase;
+  reason?: string;
+  message?: string;
+  startTime?: string;
+  completionTime?: string;
+  size?: string;
+  location?: string;
+  /** The operator can restore a new instance from this run (only counted when Succeeded). */
+  restorableByOperator: boolean;
+  conditions?: Condition[];
+}
+
+const COPIED_METADATA = ['name', 'namespace', 'uid', 'creationTimestamp', 'deletionTimestamp', 'labels', 'annotations'] as const;
+
+/**
+ * The operator object's annotations as the backup's: kubectl's last-applied copy of the
+ * DatabaseBackup comes back under kubectl's key, as for instances (toInstance), and the
+ * apiserver's own records are not served as annotations.
+ */
+function backupAnnotations(annotations: Record<string, string>): Record<string, string> | undefined {
+  const {
+    [ANNOTATION_LAST_APPLIED]: lastApplied,
+    [ANNOTATION_KUBECTL_LAST_APPLIED]: _operatorObjects,
+    [ANNOTATION_MANAGED_FIELDS]: _managedFields,
+    ...rest
+  } = annotations;
+  const out = lastApplied === undefined ? rest : { ...rest, [ANNOTATION_KUBECTL_LAST_APPLIED]: lastApplied };
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/**
+ * The DatabaseBackup of one operator backup object: metadata copied from it (no
+ * resourceVersion: the cache sets it), spec read back, status as decided, the raw upstream
+ * status attached untouched. `restorable` only for a Succeeded run.
+ */
+export function toBackup(parts: BackupParts): DatabaseBackup {
+  const { source, kind } = parts;
+  const metadata: ObjectMeta = {};
+  for (const key of COPIED_METADATA) {
+    const value = source.metadata?.[key];
+    if (value !== undefined) (metadata as Record<string, unknown>)[key] = value;
+  }
+  if (metadata.annotations) {
+    const annotations = backupAnnotations(metadata.annotations);
+    if (annotations) metadata.annotations = annotations;
+    else delete metadata.annotations;
+  }
+  return {
+    apiVersion: 'dbaas.platform.dev/v1alpha1',
+    kind: 'DatabaseBackup',
+    metadata,
+    spec: {
+      instanceRef: { name: parts.instanceName },
+      ...(parts.method !== undefined && { method: parts.method }),
+    },
+    status: {
+      phase: parts.phase,
+      ...(parts.reason !== undefined && { reason: parts.reason }),
+      ...(parts.message !== undefined && { message: parts.message }),
+      engine: parts.engine,
+      ...(parts.startTime !== undefined && { startTime: parts.startTime }),
+      ...(parts.completionTime !== undefined && { completionTime: parts.completionTime }),
+      ...(parts.size !== undefined && { size: parts.size }),
+      ...(parts.location !== undefined && { location: parts.location }),
+      restorable: parts.phase === 'Succeeded' && parts.restorableByOperator,
+      source: {
+        apiVersion: `${kind.group}/${kind.version}`,
+        kind: kind.kind,
+        name: nameOf(source),
+        operator: parts.operator,
+      },
+      ...(source.status !== undefined && { operatorStatus: source.status }),
+      ...(parts.conditions && parts.conditions.length > 0 && { conditions: parts.conditions }),
+    },
+  };
+}
