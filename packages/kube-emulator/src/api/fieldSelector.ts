@@ -62,6 +62,8 @@ const COMMON_FIELDS = ['metadata.name', 'metadata.namespace'];
 const EXTRA_FIELDS: Record<string, string[]> = {
   '/secrets': ['type'],
   '/namespaces': ['status.phase'],
+  // JobToSelectableFields (pkg/registry/batch/job/strategy.go); CronJobs have none of their own
+  'batch/jobs': ['status.successful'],
   '/events': [
     'involvedObject.kind',
     'involvedObject.namespace',
@@ -99,6 +101,8 @@ function fieldValue(obj: Record<string, any>, field: string): string {
   let cur: any = obj;
   for (const part of field.split('.')) cur = cur?.[part];
   if (field === 'metadata.namespace' && cur === undefined) return '';
+  // strconv.Itoa(int(job.Status.Succeeded)): an absent count is 0
+  if (field === 'status.successful') return String(obj.status?.succeeded ?? 0);
   if (field === 'source' && cur && typeof cur === 'object')
     return String(cur.component ?? '');
   return cur === undefined || cur === null ? '' : String(cur);

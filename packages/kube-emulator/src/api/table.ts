@@ -102,6 +102,27 @@ function ageOf(ts: unknown, now: number): string {
   return Number.isNaN(t) ? '<unknown>' : humanDuration(now - t);
 }
 
+const hasJobCondition = (o: Record<string, any>, type: string) =>
+  (o.status?.conditions ?? []).some((c: any) => c.type === type && c.status === 'True');
+
+/** printJob's Status: the first of Complete, Failed, Terminating, Suspended, FailureTarget; else Running. */
+function jobStatusCell(o: Record<string, any>): string {
+  if (hasJobCondition(o, 'Complete')) return 'Complete';
+  if (hasJobCondition(o, 'Failed')) return 'Failed';
+  if (o.metadata?.deletionTimestamp) return 'Terminating';
+  if (hasJobCondition(o, 'Suspended')) return 'Suspended';
+  if (hasJobCondition(o, 'FailureTarget')) return 'FailureTarget';
+  return 'Running';
+}
+
+/** printJob's Duration: none before it starts, then start to completion (or to now). */
+function jobDuration(o: Record<string, any>, now: number): string {
+  const start = Date.parse(o.status?.startTime ?? '');
+  if (Number.isNaN(start)) return '';
+  const end = Date.parse(o.status?.completionTime ?? '');
+  return humanDuration((Number.isNaN(end) ? now : end) - start);
+}
+
 /** Built-in kinds' columns, close to kubectl's printers for them. */
 const BUILTIN_COLUMNS: Record<string, ColumnSpec[]> = {
   '/namespaces': [col('Status', o => o.status?.phase ?? '')],
@@ -149,6 +170,28 @@ const BUILTIN_COLUMNS: Record<string, ColumnSpec[]> = {
     ),
     col('Up-to-date', o => o.status?.updatedReplicas ?? 0, 'integer'),
     col('Available', o => o.status?.availableReplicas ?? 0, 'integer'),
+  ],
+  // printJob / printCronJob (pkg/printers/internalversion/printers.go, 1.32)
+  'batch/jobs': [
+    col('Status', jobStatusCell),
+    col('Completions', o =>
+      o.spec?.completions !== undefined && o.spec?.completions !== null
+        ? `${o.status?.succeeded ?? 0}/${o.spec.completions}`
+        : (o.spec?.parallelism ?? 0) > 1
+          ? `${o.status?.succeeded ?? 0}/1 of ${o.spec.parallelism}`
+          : `${o.status?.succeeded ?? 0}/1`,
+    ),
+    col('Duration', (o, now) => jobDuration(o, now)),
+  ],
+  'batch/cronjobs': [
+    col('Schedule', o => o.spec?.schedule ?? ''),
+    col('Timezone', o => o.spec?.timeZone ?? '<none>'),
+    // printBoolPtr: "True", "False" or "<unset>"
+    col('Suspend', o => (typeof o.spec?.suspend === 'boolean' ? (o.spec.suspend ? 'True' : 'False') : '<unset>'), 'boolean'),
+    col('Active', o => (o.status?.active ?? []).length, 'integer'),
+    col('Last Schedule', (o, now) =>
+      o.status?.lastScheduleTime ? ageOf(o.status.lastScheduleTime, now) : '<none>',
+    ),
   ],
   'apiregistration.k8s.io/apiservices': [
     col('Service', o =>

@@ -231,6 +231,12 @@ describe('createApiServer', () => {
       expect(apps.json.resources.map((r: any) => r.name)).toEqual(
         expect.arrayContaining(['statefulsets', 'statefulsets/status']),
       );
+      // batch/v1 as kube-apiserver serves it: kubectl get jobs,cj, and `kubectl get all` lists both
+      const batch = await t.request('GET', '/apis/batch/v1');
+      const byName = (n: string) => batch.json.resources.find((r: any) => r.name === n);
+      expect(byName('jobs')).toMatchObject({ namespaced: true, kind: 'Job', categories: ['all'] });
+      expect(byName('jobs/status')).toBeDefined();
+      expect(byName('cronjobs')).toMatchObject({ shortNames: ['cj'], categories: ['all'] });
       expect((await t.request('GET', '/apis/nope.example.com/v1')).status).toBe(
         404,
       );

@@ -1,3 +1,4 @@
+import { prepareBatchForCreate } from './batchDefaults';
 import { randomUUID } from 'node:crypto';
 import { jsonEqual } from './jsonEqual';
 import {
@@ -287,7 +288,9 @@ export class MemoryObjectStore implements ObjectStore {
     }
     const name = String(meta.name ?? '');
     if (def.statusSubresource) delete obj.status;
+    const uid = randomUUID();
     this.prepareForCreate(def, obj);
+    prepareBatchForCreate(def, obj, uid);
 
     const causes = this.validate(def, obj);
     if (def.namespaced && !meta.namespace) {
@@ -302,7 +305,7 @@ export class MemoryObjectStore implements ObjectStore {
     if (state.objects.has(objKey(meta.namespace, name)))
       throw alreadyExistsError(def, name);
 
-    meta.uid = randomUUID();
+    meta.uid = uid;
     meta.creationTimestamp = this.timestamp();
     if (this.hasGeneration(def)) meta.generation = 1;
     if (isCrd(def)) obj.status = acceptedCrdStatus(obj, meta.creationTimestamp);

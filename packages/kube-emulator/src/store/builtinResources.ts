@@ -109,6 +109,31 @@ export const BUILTIN_RESOURCES: readonly ResourceDefinition[] = [
     categories: ['all'],
     statusSubresource: true,
   },
+  // batch/v1 as kube-apiserver serves it (pkg/registry/batch/{job,cronjob}/storage): the emulated
+  // operators' backup runs are Jobs, and mariadb-operator's scheduled Backups CronJobs.
+  {
+    group: 'batch',
+    version: 'v1',
+    plural: 'jobs',
+    kind: 'Job',
+    listKind: 'JobList',
+    singular: 'job',
+    namespaced: true,
+    categories: ['all'],
+    statusSubresource: true,
+  },
+  {
+    group: 'batch',
+    version: 'v1',
+    plural: 'cronjobs',
+    kind: 'CronJob',
+    listKind: 'CronJobList',
+    singular: 'cronjob',
+    namespaced: true,
+    shortNames: ['cj'],
+    categories: ['all'],
+    statusSubresource: true,
+  },
   {
     group: 'apiregistration.k8s.io',
     version: 'v1',
