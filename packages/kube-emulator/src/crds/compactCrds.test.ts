@@ -10,13 +10,18 @@ const upstream = loadUpstreamCrds();
 describe('compact CRDs', () => {
   it('covers every kind of every emulated operator, and nothing else', () => {
     const kinds = ALL_OPERATORS.flatMap(op =>
-      op.kinds.map(k => `${k.plural}.${k.group}`),
+      [...op.kinds, ...(op.backups?.kinds ?? [])].map(k => `${k.plural}.${k.group}`),
     );
     expect(compact.map(c => c.metadata.name).sort()).toEqual(kinds.sort());
     expect(kinds).toEqual(
       expect.arrayContaining([
         'clusters.postgresql.cnpg.io',
         'mariadbs.k8s.mariadb.com',
+        // the backup kinds (issue 22)
+        'backups.k8s.mariadb.com',
+        'mysqlbackups.mysql.oracle.com',
+        'backups.postgresql.cnpg.io',
+        'scheduledbackups.postgresql.cnpg.io',
       ]),
     );
   });

@@ -31,6 +31,7 @@ import {
 } from './dependentObjects';
 import { jsonEqual as deepEqual } from '../store/jsonEqual';
 import { ALL_OPERATORS } from './allOperators';
+import { BackupEmulator } from './BackupEmulator';
 import type {
   CustomKind,
   DesiredState,
@@ -152,6 +153,8 @@ export class OperatorEmulator {
   private readonly kickedAt = new Map<string, number>();
   private watchHandle?: { stop(): void };
   private isPaused = false;
+  /** The operators' backup runs, their Jobs and CronJobs (and the fail switch `failBackup`). */
+  readonly backups: BackupEmulator;
 
   constructor(options: OperatorEmulatorOptions) {
     this.store = options.store;
@@ -159,6 +162,7 @@ export class OperatorEmulator {
     this.stepMs = options.stepMs ?? 1500;
     this.finalizers = options.finalizers ?? true;
     this.now = options.now ?? (() => new Date());
+    this.backups = new BackupEmulator(this.store, this.operators, this.now);
     this.logger = options.logger ?? {
       warn: (m, f) => console.warn(`[operator-emulator] ${m}`, f ?? ''),
     };
@@ -284,7 +288,7 @@ export class OperatorEmulator {
       if (!seen.has(key))
         changes += this.guard(key, () => this.forget(key, world));
     }
-    return changes;
+    return changes + this.guard('backups', () => this.backups.tick());
   }
 
   /** Runs rounds until one changes nothing (for tests). Returns the number of rounds; throws after `maxTicks`. */

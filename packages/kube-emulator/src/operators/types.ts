@@ -1,4 +1,4 @@
-import type { StoredObject } from '../store/types';
+import type { ResourceKey, StoredObject } from '../store/types';
 
 /**
  * What the control API can ask of an emulated operator for one object:
@@ -194,6 +194,55 @@ export interface EmulatedOperator {
   adjustSpec?(cr: StoredObject, memo: Readonly<Record<string, unknown>>): ((spec: Record<string, any>) => void) | undefined;
   /** This operator's objects in the demo seed. */
   demo?: OperatorDemo;
+  /** Its backup kinds and how it runs them (BackupEmulator), where the operator has any. */
+  backups?: EmulatedBackups;
+}
+
+/** How a backup run is told to go (the emulator's fail switch, never a real operator's). */
+export type BackupFate = 'succeed' | 'fail' | 'pending';
+
+/** What an operator's backup emulation may read this round. */
+export interface BackupWorld {
+  /** This round's time (Kubernetes second precision: `kubeTime(now)`). */
+  now: Date;
+  get(key: ResourceKey, namespace: string | undefined, name: string): StoredObject | undefined;
+  list(key: ResourceKey, namespace: string): StoredObject[];
+  /** How a backup object's run is meant to end (its fail annotation or `failBackup`). */
+  fate(obj: StoredObject): BackupFate;
+}
+
+/** One object to create (kept when it exists, as the operators create-if-absent). */
+export interface BackupCreate {
+  resource: ResourceKey;
+  body: Record<string, any>;
+}
+
+/** What an operator does about one of its backup objects this round. */
+export interface BackupStep {
+  create?: BackupCreate[];
+  /** The status to write (undefined: leave it as it is). */
+  status?: Record<string, unknown>;
+}
+
+/**
+ * An operator's backup objects (one-off runs and schedules): pure functions of the object and
+ * what it reads of the cluster, run each round by BackupEmulator beside OperatorEmulator. The
+ * Jobs and CronJobs they create are run by the emulated batch controllers (batch/).
+ */
+export interface EmulatedBackups {
+  kinds: CustomKind[];
+  reconcile(obj: StoredObject, kind: CustomKind, world: BackupWorld): BackupStep;
+  /** Backup objects of the demo, created after its instances. */
+  demo?: DemoBackup[];
+}
+
+/** One backup object of the demo. */
+export interface DemoBackup {
+  kind: string;
+  namespace: string;
+  name: string;
+  spec: Record<string, unknown>;
+  annotations?: Record<string, string>;
 }
 
 /** The phase a demo instance is meant to show once the emulated operators have run. */

@@ -21,3 +21,13 @@ export const DEMO_INSTANCES: readonly DemoInstance[] = ALL_OPERATORS.flatMap(
       return { ...instance, kind };
     }),
 );
+
+/** The demo's backup objects (each operator's `backups.demo`), created once their instances exist. */
+export const DEMO_BACKUPS = ALL_OPERATORS.flatMap(operator =>
+  (operator.backups?.demo ?? []).map(backup => {
+    const kind = operator.backups!.kinds.find(k => k.kind === backup.kind);
+    if (!kind)
+      throw new Error(`${operator.id}'s demo names a backup kind it does not own: ${backup.kind}`);
+    return { ...backup, kind };
+  }),
+);

@@ -1,6 +1,6 @@
 import type { ObjectStore, ResourceKey } from '../store/types';
 import type { OperatorEmulator } from '../operators/OperatorEmulator';
-import { DEMO_INSTANCES, DEMO_TEAMS, type DemoInstance } from './demoInstances';
+import { DEMO_BACKUPS, DEMO_INSTANCES, DEMO_TEAMS, type DemoInstance } from './demoInstances';
 
 // Same strings as @internal/plugin-databases-common's LABEL_BACKSTAGE_KUBERNETES_ID and
 // ANNOTATION_OWNER; the emulator does not depend on the plugins.
@@ -19,6 +19,8 @@ export interface SeedDemoOptions {
   emulator: Pick<OperatorEmulator, 'setHealth' | 'setFault'>;
   /** Instances to create (default: {@link DEMO_INSTANCES}). */
   instances?: readonly DemoInstance[];
+  /** Backup objects to create after them (default: {@link DEMO_BACKUPS}; none when `instances` is given). */
+  backups?: typeof DEMO_BACKUPS;
 }
 
 const isAlreadyExists = (e: unknown) => (e as { code?: number })?.code === 409;
@@ -86,6 +88,19 @@ export function seedDemo(
           },
         },
         spec: inst.spec,
+      });
+    } catch (e) {
+      if (!isAlreadyExists(e)) throw e;
+    }
+  }
+  for (const b of options.backups ?? (options.instances ? [] : DEMO_BACKUPS)) {
+    if (!store.resource(b.kind)) continue;
+    try {
+      store.create(b.kind, {
+        apiVersion: `${b.kind.group}/${b.kind.version}`,
+        kind: b.kind.kind,
+        metadata: { name: b.name, namespace: b.namespace, ...(b.annotations && { annotations: b.annotations }) },
+        spec: b.spec,
       });
     } catch (e) {
       if (!isAlreadyExists(e)) throw e;

@@ -53,6 +53,8 @@ export function fakeCluster(): FakeObjectStore {
   store.defineResource(
     builtin('', 'persistentvolumeclaims', 'PersistentVolumeClaim', true, true),
   );
+  store.defineResource(builtin('batch', 'jobs', 'Job', true, true));
+  store.defineResource(builtin('batch', 'cronjobs', 'CronJob', true, true));
   for (const crd of loadCompactCrds())
     for (const def of definitionsOf(crd)) store.defineResource(def);
   return store;

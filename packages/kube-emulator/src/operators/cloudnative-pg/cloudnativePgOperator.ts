@@ -10,6 +10,7 @@ import type {
   Observation,
 } from '../types';
 import { switchoverRound } from '../switchoverRounds';
+import { cnpgBackups } from './backups';
 
 /** Cluster (postgresql.cnpg.io/v1). */
 export const CNPG_CLUSTER_KIND: CustomKind = {
@@ -364,4 +365,5 @@ export const cloudnativePgOperator: EmulatedOperator = {
   paused: cr =>
     cr.metadata.annotations?.['cnpg.io/reconciliationLoop'] === 'disabled',
   status,
+  backups: cnpgBackups,
 };

@@ -18,6 +18,17 @@ export const cloudnativePgDemo: OperatorDemo = {
         instances: 3,
         imageName: pgImage('18.4'),
         storage: { size: '10Gi' },
+        // backed up to an object store (the emulator treats any configured destination as reachable)
+        backup: {
+          barmanObjectStore: {
+            destinationPath: 's3://demo-backups/team-a/payments-pg',
+            s3Credentials: {
+              accessKeyId: { name: 'payments-pg-backup-s3', key: 'ACCESS_KEY_ID' },
+              secretAccessKey: { name: 'payments-pg-backup-s3', key: 'ACCESS_SECRET_KEY' },
+            },
+          },
+          retentionPolicy: '30d',
+        },
         resources: {
           requests: { cpu: '250m', memory: '512Mi' },
           limits: { memory: '1Gi' },

@@ -10,6 +10,7 @@ import type {
   Observation,
 } from '../types';
 import { switchoverRound } from '../switchoverRounds';
+import { mariadbBackups } from './backups';
 
 /** MariaDB (k8s.mariadb.com/v1alpha1). */
 export const MARIADB_KIND: CustomKind = {
@@ -356,4 +357,5 @@ export const mariadbOperator: EmulatedOperator = {
   },
   paused: cr => spec(cr).suspend === true,
   status,
+  backups: mariadbBackups,
 };

@@ -20,6 +20,13 @@ export const mysqlDemo: OperatorDemo = {
           accessModes: ['ReadWriteOnce'],
           resources: { requests: { storage: '20Gi' } },
         },
+        // a dump of the whole instance to a volume, taken by the MySQLBackup of the demo
+        backupProfiles: [
+          {
+            name: 'dump-to-volume',
+            dumpInstance: { storage: { persistentVolumeClaim: { claimName: 'payments-db-backups' } } },
+          },
+        ],
       },
     },
   ],

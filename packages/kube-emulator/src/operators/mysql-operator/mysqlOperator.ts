@@ -8,6 +8,7 @@ import type {
   EmulatedOperator,
   Observation,
 } from '../types';
+import { mysqlBackups } from './backups';
 
 /** InnoDBCluster (mysql.oracle.com/v2). */
 export const INNODBCLUSTER_KIND: CustomKind = {
@@ -186,4 +187,5 @@ export const mysqlOperator: EmulatedOperator = {
   finalizer: () => 'mysql.oracle.com/cluster',
   desired: cr => desired(cr),
   status,
+  backups: mysqlBackups,
 };
