@@ -14,6 +14,7 @@ import {
   type RequestHeaderConfigProvider,
   type RequestHeaderOverrides,
 } from './auth';
+import { BackupStore } from './backups/BackupStore';
 import { InformerInstanceStore } from './cache';
 import { ReadySpecRecorder } from './cache/ReadySpecRecorder';
 import { loadEngineConfig, validationContexts } from './engines';
@@ -41,6 +42,8 @@ export interface RunningApiserver {
   server: RunningServer;
   app: DatabasesApp;
   store: InformerInstanceStore;
+  /** Every backup run, as DatabaseBackups (see BackupStore). */
+  backups: BackupStore;
   /** Records each instance's last Ready spec on its operator object (see ReadySpecRecorder). */
   readySpecs: Pick<ReadySpecRecorder, 'idle'>;
   /** Mirrors the operators' events onto the instances (see EventMirror). */
@@ -158,6 +161,17 @@ export async function startApiserver(
     logger,
   });
   store.start();
+  // every backup run of the operators that have backup objects, through the same machinery
+  const backups = new BackupStore({
+    adapters,
+    informerFactory: kubeInformerFactory(kc),
+    clusterResourceVersion: clusterResourceVersion(kc),
+    historyMaxEvents: options.watchHistorySize,
+    historyMaxAgeSeconds: options.watchHistorySeconds,
+    staleAfterMs: deps.staleAfterMs,
+    logger,
+  });
+  backups.start();
   // operator objects and Secrets are written with the apiserver's own credentials
   const writer = new KubeApiWriter(kc, { timeoutMs: deps.writeTimeoutMs });
   // the last Ready spec, kept in the cluster so every replica tells a rollout from a fault alike
@@ -184,6 +198,7 @@ export async function startApiserver(
   let shuttingDown = false;
   const app = createApp({
     store,
+    backups,
     authenticator,
     authorizer,
     logger,
@@ -201,6 +216,7 @@ export async function startApiserver(
       const policyProblems = [...(policySource?.problems() ?? []), ...(namespaceLabels?.problems() ?? [])];
       const storeProblems = store.problems();
       const watches = store.watchHealth();
+      const synced = store.hasSynced();
       const checks = [
         {
           name: 'authentication-config',
@@ -209,8 +225,8 @@ export async function startApiserver(
         },
         {
           name: 'informer-sync',
-          ok: store.hasSynced(),
-          message: store.hasSynced() ? undefined : 'caches not synced yet',
+          ok: synced,
+          message: synced ? undefined : 'caches not synced yet',
         },
         {
           name: 'informers',
@@ -225,6 +241,10 @@ export async function startApiserver(
       ];
       const ready = !shuttingDown && checks.every(c => c.ok);
       checks.push({ name: 'policy', ok: true, message: policyProblems.join('; ') || undefined });
+      // backups are served once their own caches have synced (503 before); a backup kind the
+      // apiserver may not watch must not take the instances down with it
+      const backupProblems = [...backups.problems(), ...(backups.hasSynced() ? [] : ['backup caches not synced yet'])];
+      checks.push({ name: 'backup-informers', ok: true, message: backupProblems.join('; ') || undefined });
       return { ready, checks };
     },
   });
@@ -254,6 +274,7 @@ export async function startApiserver(
     server,
     app,
     store,
+    backups,
     readySpecs,
     events,
     bindings,
@@ -278,6 +299,7 @@ export async function startApiserver(
       await events.stop();
       await bindings.stop();
       store.stop();
+      backups.stop();
       policySource?.stop();
       namespaceLabels?.stop();
       source?.stop();

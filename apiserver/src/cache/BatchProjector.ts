@@ -1,6 +1,6 @@
 import type { PendingChange } from './LateChanges';
 import type { ManagedInformer } from './ManagedInformer';
-import { projectInstance } from './projectInstance';
+import { projectInstance, type Projection, type ProjectionInput } from './projectInstance';
 import { maxResourceVersion } from './resourceVersion';
 import type { NameClaim } from './servedNames';
 import type { GroupProjection, ServedInstances } from './ServedInstances';
@@ -21,6 +21,8 @@ export interface BatchProjectorParts {
   /** Moves the store's RV to `rv` if newer; returns the RV now (see EventFeed.advance). */
   advance(rv: string): string;
   logger?: { warn(msg: string, meta?: object): void };
+  /** How one source object is served (default: as a DatabaseInstance, projectInstance). */
+  project?: (input: ProjectionInput) => Projection;
 }
 
 /**
@@ -78,7 +80,7 @@ export class BatchProjector {
   ): GroupProjection {
     const { sources, objects, staleness } = this.parts;
     const source = objects.source(entry.key).obj!;
-    const { memory, ...projection } = projectInstance({
+    const { memory, ...projection } = (this.parts.project ?? projectInstance)({
       entry,
       source,
       related: objects.lookup(),

@@ -11,7 +11,7 @@ import { engineList } from './engineList';
 import { EventFeed } from './EventFeed';
 import { LateChanges, type PendingChange } from './LateChanges';
 import type { InformerBackoff, ManagedInformer } from './ManagedInformer';
-import { previewInstance } from './projectInstance';
+import { previewInstance, type Projection, type ProjectionInput } from './projectInstance';
 import type { InformerFactory } from './ResourceInformer';
 import { isNewer, maxResourceVersion } from './resourceVersion';
 import { ServedInstances } from './ServedInstances';
@@ -54,6 +54,11 @@ export interface InformerInstanceStoreOptions {
   clusterResourceVersion?: () => Promise<string | undefined>;
   /** The platform team's versions and sizes per engine (`--engine-config`); default: none. */
   engineConfig?: EngineConfig;
+  /**
+   * How one source object is served (default: as a DatabaseInstance with the rollout memory,
+   * projectInstance). The backup store serves its backup runs through the same machinery.
+   */
+  project?: (input: ProjectionInput) => Projection;
   now?: () => number;
   logger?: {
     info(msg: string, meta?: object): void;
@@ -153,6 +158,7 @@ export class InformerInstanceStore implements InstanceStore {
       informersOf: entry => this.informers.of(entry),
       advance: rv => this.feed.advance(rv),
       logger: options.logger,
+      project: options.project,
     });
   }
 

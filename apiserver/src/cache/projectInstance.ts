@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { DatabaseInstance } from '@internal/plugin-databases-common';
+import type { Condition, DatabaseInstance } from '@internal/plugin-databases-common';
 import type { KubeObject, RelatedLookup } from '../adapters/types';
 import {
   applyRolloutMemory,
@@ -46,7 +46,7 @@ export interface Projection {
  * it carries. An adapter that throws gives the fallback instance instead. Pure.
  */
 export function projectInstance(input: ProjectionInput): Projection {
-  const { entry, source, servedName, conflict, staleSince } = input;
+  const { entry, source } = input;
   const stored = storedRollout(source);
   let instance: DatabaseInstance;
   let memory: RolloutMemory | undefined;
@@ -58,13 +58,33 @@ export function projectInstance(input: ProjectionInput): Projection {
   } catch (err) {
     instance = fallbackInstance(entry, source, err);
   }
+  const served = asServed(instance, input);
+  return { ...served, readySpec: stored.readySpec, ...(memory && { memory }) };
+}
+
+/** An object with the status parts every projection of the store may carry. */
+export interface ServedShape {
+  metadata: DatabaseInstance['metadata'];
+  status?: { conditions?: Condition[] };
+}
+
+/**
+ * `projected` as the store serves it: under its served name, without a resourceVersion, with
+ * the Stale and NameConflict conditions it carries, and its fingerprint. Pure; shared by every
+ * kind the store projects (instances, backup runs).
+ */
+export function asServed<T extends ServedShape>(
+  projected: T,
+  input: Pick<ProjectionInput, 'entry' | 'source' | 'servedName' | 'conflict' | 'staleSince'>,
+): { projected: T; fingerprint: string; sourceRv?: string } {
+  const { entry, source, servedName, conflict, staleSince } = input;
   const metadata = {
-    ...instance.metadata,
+    ...projected.metadata,
     name: servedName,
     namespace: entry.namespace,
   };
   delete metadata.resourceVersion;
-  let status = instance.status;
+  let status = projected.status;
   if (staleSince !== undefined && status) {
     status = {
       ...status,
@@ -85,17 +105,15 @@ export function projectInstance(input: ProjectionInput): Projection {
       conditions: [...(status.conditions ?? []), condition],
     };
   }
-  const projected: DatabaseInstance = {
-    ...instance,
+  const served: T = {
+    ...projected,
     metadata,
     ...(status ? { status } : {}),
   };
   // A digest, not the JSON itself: kept for every instance, the JSON was a tenth of the
   // apiserver's memory at 50,000 instances.
-  const fingerprint = createHash('sha1').update(JSON.stringify(projected)).digest('base64');
-  const { readySpec } = stored;
-  const sourceRv = source.metadata?.resourceVersion;
-  return { projected, fingerprint, readySpec, sourceRv, ...(memory && { memory }) };
+  const fingerprint = createHash('sha1').update(JSON.stringify(served)).digest('base64');
+  return { projected: served, fingerprint, sourceRv: source.metadata?.resourceVersion };
 }
 
 /**

@@ -4,13 +4,16 @@ import type {
 } from '@internal/plugin-databases-common';
 import type { KubeObject, OperatorAdapter, SourceKind } from '../adapters/types';
 
-/** A change to one instance, as delivered to watchers in resourceVersion order. */
-export interface InstanceEvent {
+/**
+ * A change to one served object (an instance; a backup run in the backup store), as delivered to
+ * watchers in resourceVersion order.
+ */
+export interface InstanceEvent<T = DatabaseInstance> {
   type: 'ADDED' | 'MODIFIED' | 'DELETED';
   /** New state (for DELETED: the last state, carrying the deletion's resourceVersion). */
-  object: DatabaseInstance;
+  object: T;
   /** Previous state for MODIFIED/DELETED (needed for selector transitions). */
-  oldObject?: DatabaseInstance;
+  oldObject?: T;
   /** Decimal resourceVersion of this event (= object.metadata.resourceVersion). */
   resourceVersion: string;
 }
@@ -36,6 +39,19 @@ export interface InstanceSource {
 
 export interface WatchSubscription {
   stop(): void;
+}
+
+/** What lists and watches of one served resource read (see InstanceStore for the rules). */
+export interface WatchableStore<T> {
+  hasSynced(): boolean;
+  resourceVersion(): string;
+  list(namespace?: string): T[];
+  watch(
+    fromResourceVersion: string | undefined,
+    onEvent: (event: InstanceEvent<T>) => void,
+    onExpired?: () => void,
+  ): WatchSubscription;
+  onApplied(listener: () => void): () => void;
 }
 
 /**

@@ -96,6 +96,19 @@ describe('engineOffer', () => {
     expect(engineOffer(readOnly)).toEqual({
       topologies: ['standalone', 'replication', 'galera'],
       versions: mariadb.versions,
+      // backups are the backup side's, not the write side's
+      backup: { ...mariadb.backups!.capabilities },
+    });
+  });
+
+  it('says why an engine has no backups, with nothing offered', () => {
+    const { backups: _none, ...withoutBackups } = mariadb;
+    expect(engineOffer(withoutBackups).backup).toEqual({
+      onDemand: false,
+      schedule: false,
+      restore: false,
+      pointInTime: false,
+      reason: `${mariadb.operator} has no backup or restore objects`,
     });
   });
 });

@@ -4,6 +4,7 @@ import type {
   EngineReplicas,
 } from '@internal/plugin-databases-common';
 import type { OperatorAdapter } from '../adapters/types';
+import { backupCapabilities } from '../backups/backupCapabilities';
 import { offeredDefaultVersion } from '../writes/defaults';
 import { defaultSizes } from './defaultSizes';
 import type { EngineOverrides } from './EngineConfig';
@@ -11,7 +12,7 @@ import type { EngineOverrides } from './EngineConfig';
 /** The part of a DatabaseEngine's spec that says what a new instance can be. */
 export type EngineOffer = Pick<
   DatabaseEngineSpec,
-  'topologies' | 'versions' | 'defaults' | 'sizes' | 'replicas' | 'maxNameLength' | 'pausable' | 'switchover'
+  'topologies' | 'versions' | 'defaults' | 'sizes' | 'replicas' | 'maxNameLength' | 'pausable' | 'switchover' | 'backup'
 >;
 
 /**
@@ -30,6 +31,7 @@ export function engineOffer(
     return {
       topologies: [...new Set(adapter.kinds.flatMap(k => k.topologies))],
       versions,
+      backup: backupCapabilities(adapter),
     };
   const topology = write.defaultTopology;
   const defaults = write.defaults(topology);
@@ -50,6 +52,7 @@ export function engineOffer(
     maxNameLength: write.maxNameLength,
     pausable: write.pause !== undefined,
     switchover: write.primary !== undefined,
+    backup: backupCapabilities(adapter),
     defaults: {
       engine: adapter.engine,
       topology,

@@ -57,6 +57,7 @@ export const engineSchemas: Record<string, Schema> = {
         type: 'boolean',
         description: 'Whether spec.primary can move the primary (a switchover) of instances whose topology has one; false where it is refused.',
       },
+      backup: refField(schemaName('BackupCapabilities'), "What the engine's operator can do about backups (DatabaseBackup, schedules, restore).", false),
       replicas: {
         type: 'object',
         description: 'Per topology offered: the replica counts it allows and the count a new instance gets.',

@@ -12,6 +12,7 @@ import {
 } from '@internal/plugin-databases-common';
 import { engineNames } from '../adapters/registry';
 import { engineSchemas } from './engineSchemas';
+import { backupSchemas } from './backupSchemas';
 import { META_NAMES, metaSchemas, ref, refField } from './metaSchemas';
 import { API_VERSION, gvk, KIND, quantity, schemaName, str, TOPOLOGIES, topologiesPerEngine } from './schemaBuilders';
 import type { Schema } from './types';
@@ -293,4 +294,4 @@ const instanceSchemas: Record<string, Schema> = {
 };
 
 /** Every schema of the documents: ours plus the meta.k8s.io ones they reference. */
-export const allSchemas: Record<string, Schema> = { ...instanceSchemas, ...engineSchemas, ...metaSchemas };
+export const allSchemas: Record<string, Schema> = { ...instanceSchemas, ...engineSchemas, ...backupSchemas, ...metaSchemas };

@@ -1,6 +1,7 @@
 import type { InstanceStore } from '../cache/types';
-import type { DatabaseEngine, DatabaseInstance } from '@internal/plugin-databases-common';
-import { databaseEngines, databaseInstances, type ResourceDefinition } from './resources';
+import type { DatabaseBackup, DatabaseEngine, DatabaseInstance } from '@internal/plugin-databases-common';
+import type { BackupStore } from '../backups/BackupStore';
+import { databaseBackups, databaseEngines, databaseInstances, type ResourceDefinition } from './resources';
 import type { KubeObject } from './encode';
 
 /** Read access to one resource's objects, whatever holds them. */
@@ -40,6 +41,18 @@ export function engineSource(store: InstanceStore): ResourceSource<DatabaseEngin
     resourceVersion: () => store.resourceVersion(),
     list: () => [...store.engines()].sort(byName),
     get: (_ns, name) => store.engines().find(e => e.metadata.name === name),
+    onApplied: listener => store.onApplied(listener),
+  };
+}
+
+/** `databasebackups` from the BackupStore. */
+export function backupSource(store: BackupStore): ResourceSource<DatabaseBackup> {
+  return {
+    definition: databaseBackups,
+    resourceVersion: () => store.resourceVersion(),
+    list: ns => store.list(ns || undefined),
+    listByLabel: (key, value, ns) => store.listByLabel(key, value, ns || undefined),
+    get: (ns, name) => store.get(ns, name),
     onApplied: listener => store.onApplied(listener),
   };
 }

@@ -8,11 +8,13 @@ import {
   DATABASE_INSTANCE_DIAGNOSIS_SUBRESOURCE,
   DATABASES_API_GROUP,
   DATABASES_API_VERSION,
+  type DatabaseBackup,
   type DatabaseEngine,
   type DatabaseInstance,
 } from '@internal/plugin-databases-common';
 import type { OperatorAdapter } from '../adapters/types';
 import type { Authenticator, Authorizer, RequestInfo, UserInfo } from '../auth/types';
+import type { BackupStore } from '../backups/BackupStore';
 import type { InstanceStore } from '../cache/types';
 import type { KubeWriter } from '../kube/KubeWriter';
 import { createMetrics, type ApiserverMetrics } from '../metrics/createMetrics';
@@ -25,7 +27,9 @@ import { ListSnapshots } from './ListSnapshots';
 import { consoleLogger, type Logger } from './logger';
 import { DEFAULT_MAX_IN_FLIGHT, MaxInFlight, releaseWhenDone, type MaxInFlightLimits } from './maxInFlight';
 import {
+  createBackup,
   createInstance,
+  deleteBackup,
   deleteCollection,
   deleteInstance,
   KeyedMutex,
@@ -43,7 +47,7 @@ import { withHeadersDistinct } from './http2Headers';
 import { serveGet, serveList, type HandlerContext } from './readHandlers';
 import { readBody } from './readBody';
 import { getRequestInfo } from './requestInfo';
-import { engineSource, instanceSource } from './ResourceSource';
+import { backupSource, engineSource, instanceSource } from './ResourceSource';
 import { sendStatusError } from './respond';
 import type { Verb } from './resources';
 import {
@@ -95,6 +99,8 @@ export interface CreateAppOptions {
    * subresource). Without them the API is read-only: writes answer 405 and are not advertised.
    */
   writes?: WritesOptions;
+  /** Serves `databasebackups` from it (every backup run of the operators that have backups). */
+  backups?: BackupStore;
 }
 
 /** What {@link createApp} needs to serve writes. */
@@ -128,6 +134,8 @@ export type VerbHandler = (ctx: HandlerContext) => Promise<void>;
 /** The per-resource handler table: discovery advertises exactly the verbs present here. */
 export interface ResourceHandlers {
   served: ServedResource;
+  /** Whether the cache it is served from has listed everything once. */
+  synced: () => boolean;
   verbs: Partial<Record<Verb, VerbHandler>>;
   subresources: Record<string, Partial<Record<Verb, VerbHandler>>>;
 }
@@ -215,8 +223,10 @@ export function createApp(options: CreateAppOptions): DatabasesApp {
     verbs: ResourceHandlers['verbs'],
     subresources: ResourceHandlers['subresources'] = {},
     subresourceKinds: Record<string, string> = {},
+    synced: () => boolean = () => store.hasSynced(),
   ) => {
     table[served.definition.plural] = {
+      synced,
       served: {
         ...served,
         verbs: Object.keys(verbs) as Verb[],
@@ -264,6 +274,29 @@ export function createApp(options: CreateAppOptions): DatabasesApp {
     { definition: engines.definition },
     { get: ctx => serveGet(ctx, engines), list: ctx => serveList(ctx, engines, engineSnapshots) },
   );
+  if (options.backups) {
+    const backupStore = options.backups;
+    const backups = backupSource(backupStore);
+    const backupSnapshots = new ListSnapshots<DatabaseBackup>({ ttlMs: options.continueTtlMs });
+    const backupWatches = { ...watchSettings, store: backupStore, definition: backups.definition };
+    register(
+      { definition: backups.definition },
+      {
+        get: ctx => serveGet(ctx, backups),
+        list: ctx => serveList(ctx, backups, backupSnapshots),
+        watch: ctx => serveWatch(ctx, backupWatches),
+        ...(writes
+          ? {
+              create: ctx => createBackup(ctx, { ...writes, backups: backupStore }),
+              delete: ctx => deleteBackup(ctx, { ...writes, backups: backupStore }),
+            }
+          : {}),
+      },
+      { status: { get: ctx => serveGet(ctx, backups) } },
+      {},
+      () => backupStore.hasSynced(),
+    );
+  }
 
   const served = Object.values(table).map(t => t.served);
   const openapiV3 = encodeDocument(buildOpenApiV3(served));
@@ -283,7 +316,7 @@ export function createApp(options: CreateAppOptions): DatabasesApp {
     const entry = own(table, info.resource);
     if (!entry || info.parts.length > 3) throw resourceNotFound();
     // an unsynced cache would serve partial lists; clients retry 503s that carry Retry-After
-    if (!store.hasSynced()) {
+    if (!entry.synced()) {
       throw serviceUnavailable('the server is currently unable to handle the request: caches not synced yet');
     }
     const def = entry.served.definition;

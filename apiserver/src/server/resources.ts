@@ -1,4 +1,8 @@
 import {
+  DATABASE_BACKUP_KIND,
+  DATABASE_BACKUP_PLURAL,
+  DATABASE_BACKUP_SHORT_NAMES,
+  DATABASE_BACKUP_SINGULAR,
   DATABASE_ENGINE_KIND,
   DATABASE_ENGINE_PLURAL,
   DATABASE_ENGINE_SINGULAR,
@@ -7,9 +11,11 @@ import {
   DATABASE_INSTANCE_SHORT_NAMES,
   DATABASE_INSTANCE_SINGULAR,
   DATABASES_CATEGORY,
+  type DatabaseBackup,
   type DatabaseEngine,
   type DatabaseInstance,
 } from '@internal/plugin-databases-common';
+import { backupTablePrinter } from '../table/backupTablePrinter';
 import { engineTablePrinter } from '../table/engineTablePrinter';
 import { instanceTablePrinter } from '../table/instanceTablePrinter';
 import type { TablePrinter } from '../table/types';
@@ -75,4 +81,25 @@ export const databaseEngines: ResourceDefinition<DatabaseEngine> = {
   fieldSelectors: ['metadata.name', 'metadata.namespace'],
   fieldsOf: o => ({ 'metadata.name': o.metadata.name ?? '', 'metadata.namespace': '' }),
   printer: engineTablePrinter,
+};
+
+/** `databasebackups`: namespaced, one per backup run. Field selectors beyond metadata.* are `spec.instanceRef.name` and `status.phase`. */
+export const databaseBackups: ResourceDefinition<DatabaseBackup> = {
+  plural: DATABASE_BACKUP_PLURAL,
+  singular: DATABASE_BACKUP_SINGULAR,
+  kind: DATABASE_BACKUP_KIND,
+  listKind: `${DATABASE_BACKUP_KIND}List`,
+  namespaced: true,
+  shortNames: [...DATABASE_BACKUP_SHORT_NAMES],
+  categories: [DATABASES_CATEGORY],
+  description:
+    'DatabaseBackup is one backup run of a DatabaseInstance, projected from the backup object of the operator that runs it. Deleting it deletes that object only: no supported operator deletes the stored backup data.',
+  fieldSelectors: ['metadata.name', 'metadata.namespace', 'spec.instanceRef.name', 'status.phase'],
+  fieldsOf: o => ({
+    'metadata.name': o.metadata.name ?? '',
+    'metadata.namespace': o.metadata.namespace ?? '',
+    'spec.instanceRef.name': o.spec?.instanceRef?.name ?? '',
+    'status.phase': o.status?.phase ?? '',
+  }),
+  printer: backupTablePrinter,
 };

@@ -1,10 +1,10 @@
 import type { DatabaseInstance } from '@internal/plugin-databases-common';
 import { DATABASES_GROUP_VERSION } from '@internal/plugin-databases-common';
-import type { InstanceEvent, InstanceStore, WatchSubscription } from '../cache/types';
+import type { InstanceEvent, WatchableStore, WatchSubscription } from '../cache/types';
 import { ResourceVersionExpiredError } from '../cache/types';
 import type { ApiserverMetrics } from '../metrics/createMetrics';
 import { buildTable } from '../table/buildTable';
-import { encodeObjectBytes, encodePartialObjectMetadataBytes, toPartialObjectMetadata, withResourceVersion } from './encode';
+import { encodeObjectBytes, encodePartialObjectMetadataBytes, toPartialObjectMetadata, withResourceVersion, type KubeObject } from './encode';
 import { parseIncludeObject, parseListOptions, type ListOptions } from './listOptions';
 import { negotiateOutput, type OutputFormat } from './negotiate';
 import { objectMatcher, type HandlerContext } from './readHandlers';
@@ -23,9 +23,9 @@ export interface WatchRegistry {
 }
 
 /** Settings of {@link serveWatch}. */
-export interface WatchSettings {
-  store: InstanceStore;
-  definition: ResourceDefinition<DatabaseInstance>;
+export interface WatchSettings<T extends KubeObject = DatabaseInstance> {
+  store: WatchableStore<T>;
+  definition: ResourceDefinition<T>;
   registry: WatchRegistry;
   metrics: ApiserverMetrics;
   logger: Logger;
@@ -73,7 +73,7 @@ const defaultTimeoutMs = () => (30 + Math.random() * 30) * 60_000;
  * the snapshot's resourceVersion; bookmarks, selector transitions, Table/metadata transforms,
  * 410 as an ERROR event, and a clean end on timeout, disconnect or shutdown.
  */
-export async function serveWatch(ctx: HandlerContext, settings: WatchSettings, parsed?: ListOptions) {
+export async function serveWatch<T extends KubeObject>(ctx: HandlerContext, settings: WatchSettings<T>, parsed?: ListOptions) {
   const { store, definition: def, metrics, logger } = settings;
   const opts = parsed ?? parseListOptions(ctx.query, def.fieldSelectors, true);
   if (ctx.pathName) {
@@ -166,7 +166,7 @@ export async function serveWatch(ctx: HandlerContext, settings: WatchSettings, p
     }
   };
 
-  const encodeEventObject = (obj: DatabaseInstance, f: OutputFormat): string | Buffer => {
+  const encodeEventObject = (obj: T, f: OutputFormat): string | Buffer => {
     const t = f.transform;
     if (t?.kind === 'Table') {
       const table = buildTable({
@@ -214,7 +214,7 @@ export async function serveWatch(ctx: HandlerContext, settings: WatchSettings, p
   };
   settings.registry.add(endForShutdown);
 
-  const onEvent = (ev: InstanceEvent) => {
+  const onEvent = (ev: InstanceEvent<T>) => {
     if (ended) return;
     if (BigInt(ev.resourceVersion) > BigInt(seenRv)) seenRv = ev.resourceVersion;
     const nowMatches = matches(ev.object);

@@ -72,7 +72,7 @@ export async function startSystem(options: StartSystemOptions = {}): Promise<Sys
   });
   let apiserver = await startApiserver(apiserverOptions(), { logger: options.apiserverLogger ?? quietLogger, bookmarkIntervalMs: 1000 });
   port = apiserver.port;
-  await apiserver.store.whenSynced();
+  await Promise.all([apiserver.store.whenSynced(), apiserver.backups.whenSynced()]);
   await emulator.registerApiService({
     group: 'dbaas.platform.dev',
     version: 'v1alpha1',
@@ -103,7 +103,7 @@ export async function startSystem(options: StartSystemOptions = {}): Promise<Sys
     async restartApiserver() {
       await apiserver.shutdown(0, STOP_GRACE_MS);
       apiserver = await startApiserver(apiserverOptions(), { logger: options.apiserverLogger ?? quietLogger, bookmarkIntervalMs: 1000 });
-      await apiserver.store.whenSynced();
+      await Promise.all([apiserver.store.whenSynced(), apiserver.backups.whenSynced()]);
     },
     async startReplica() {
       const replica = await startApiserver(
@@ -111,7 +111,7 @@ export async function startSystem(options: StartSystemOptions = {}): Promise<Sys
         { logger: options.apiserverLogger ?? quietLogger, bookmarkIntervalMs: 1000 },
       );
       replicas.push(replica);
-      await replica.store.whenSynced();
+      await Promise.all([replica.store.whenSynced(), replica.backups.whenSynced()]);
       return replica;
     },
     routeTo: replica => register(replica.port),

@@ -24,7 +24,7 @@ import { parseWriteOptions, type WriteOptions } from './writeOptions';
 const GENERATE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 const GENERATE_ATTEMPTS = 5;
 
-const randomSuffix = () =>
+export const randomSuffix = () =>
   Array.from({ length: 5 }, () => GENERATE_ALPHABET[randomInt(GENERATE_ALPHABET.length)]).join('');
 
 /** `Kind.group "name"` of an operator object, as 409s name the holder of a name. */

@@ -6,3 +6,4 @@ export { serveConnection } from './serveConnection';
 export { serveDiagnosis } from './serveDiagnosis';
 export { patchInstance, updateInstance } from './updateInstance';
 export type { WriteDeps } from './WriteDeps';
+export { createBackup, deleteBackup, type BackupWriteDeps } from './backupWrites';
