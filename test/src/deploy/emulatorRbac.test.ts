@@ -232,6 +232,13 @@ describe('the chart’s user roles, each bound alone in a namespace', () => {
       expect(on('databaseinstances/diagnosis')).toEqual(['get', 'list', 'watch']);
       // and so are its events (kubectl describe dbi lists them)
       expect(on('events')).toEqual(['get', 'list', 'watch']);
+      // backups (issue 22): view reads runs and schedules, edit backs up now, admin schedules and deletes
+      const backups = { 'dbaas-view': ['get', 'list', 'watch'], 'dbaas-edit': ['create', 'get', 'list', 'watch'] }[role as 'dbaas-view' | 'dbaas-edit'] ??
+        ['create', 'delete', 'get', 'list', 'watch'];
+      expect(on('databasebackups')).toEqual(backups);
+      expect(on('databasebackupschedules')).toEqual(
+        role === 'dbaas-admin' ? ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] : ['get', 'list', 'watch'],
+      );
     } finally {
       unbind();
     }

@@ -486,6 +486,41 @@ describe('RBAC of the apiserver', () => {
       );
   });
 
+  // Backups (issue 22): the operators' backup objects are created and deleted for DatabaseBackups,
+  // schedules (a mariadb-operator Backup with spec.schedule, a CloudNativePG ScheduledBackup)
+  // updated too; a run's phase is read from its Job, so Jobs and CronJobs are read cluster-wide.
+  it.each([
+    ['k8s.mariadb.com', 'backups', ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'], ['deletecollection']],
+    ['mysql.oracle.com', 'mysqlbackups', ['get', 'list', 'watch', 'create', 'delete'], ['update', 'patch', 'deletecollection']],
+    ['postgresql.cnpg.io', 'backups', ['get', 'list', 'watch', 'create', 'delete'], ['update', 'patch', 'deletecollection']],
+    ['postgresql.cnpg.io', 'scheduledbackups', ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'], ['deletecollection']],
+    ['batch', 'jobs', ['get', 'list', 'watch'], ['create', 'update', 'patch', 'delete']],
+    ['batch', 'cronjobs', ['get', 'list', 'watch'], ['create', 'update', 'patch', 'delete']],
+  ])('backups: on %s %s may %j and may not %j', (group, resource, allowed, denied) => {
+    for (const verb of allowed)
+      expect(`${verb}:${allows(role(), group, resource, verb)}`).toBe(`${verb}:true`);
+    for (const verb of denied)
+      expect(`${verb}:${allows(role(), group, resource, verb)}`).toBe(`${verb}:false`);
+  });
+
+  it('leaves out the backup kinds of engines turned off, and batch when no engine has backups', () => {
+    const some = theObject(
+      parseManifests(helmTemplate(['--set', 'engines.mariadb=false,engines.postgresql=false'])),
+      'ClusterRole',
+      'dbaas-apiserver',
+    );
+    expect(allows(some, 'k8s.mariadb.com', 'backups', 'create')).toBe(false);
+    expect(allows(some, 'postgresql.cnpg.io', 'scheduledbackups', 'create')).toBe(false);
+    expect(allows(some, 'mysql.oracle.com', 'mysqlbackups', 'create')).toBe(true);
+    expect(allows(some, 'batch', 'jobs', 'watch')).toBe(true);
+    const none = theObject(
+      parseManifests(helmTemplate(['--set', 'engines.mariadb=false,engines.postgresql=false,engines.mysql=false'])),
+      'ClusterRole',
+      'dbaas-apiserver',
+    );
+    expect(grants(none).some(g => g.apiGroup === 'batch')).toBe(false);
+  });
+
   it('has no wildcard', () => {
     for (const g of grants(role()))
       expect([g.apiGroup, g.resource, g.verb]).not.toContain('*');
@@ -592,6 +627,19 @@ describe('roles for people', () => {
       g => !upper.some(u => u.apiGroup === g.apiGroup && u.resource === g.resource && u.verb === g.verb),
     );
     expect(missing).toEqual([]);
+  });
+
+  it.each([
+    ['dbaas-view', 'databasebackups', ['get', 'list', 'watch'], ['create', 'update', 'patch', 'delete']],
+    ['dbaas-view', 'databasebackupschedules', ['get', 'list', 'watch'], ['create', 'update', 'patch', 'delete']],
+    ['dbaas-edit', 'databasebackups', ['get', 'list', 'watch', 'create'], ['update', 'patch', 'delete']],
+    ['dbaas-edit', 'databasebackupschedules', ['get', 'list', 'watch'], ['create', 'update', 'patch', 'delete']],
+    ['dbaas-admin', 'databasebackups', ['get', 'list', 'watch', 'create', 'delete'], ['update', 'patch', 'deletecollection']],
+    ['dbaas-admin', 'databasebackupschedules', ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'], ['deletecollection']],
+  ])('%s on %s may %j and may not %j', (name, resource, allowed, denied) => {
+    const r = theObject(plain, 'ClusterRole', name);
+    for (const verb of allowed) expect(`${verb}:${allows(r, G, resource, verb)}`).toBe(`${verb}:true`);
+    for (const verb of denied) expect(`${verb}:${allows(r, G, resource, verb)}`).toBe(`${verb}:false`);
   });
 
   it('view also reads databaseengines (cluster-scoped, read-only)', () => {

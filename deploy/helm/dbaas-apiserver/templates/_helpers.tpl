@@ -90,6 +90,29 @@ the adapters in apiserver/src/adapters (each adapter.ts names its plural).
 {{- end }}
 
 {{/*
+The operators' backup objects, per engine (docs/backups.md): written by the apiserver for
+DatabaseBackup create/delete and DatabaseBackupSchedule create/update/delete. A mariadb-operator
+schedule is itself a Backup (spec.schedule), so mariadb backups are also updated; MySQL schedules
+live in the InnoDBCluster (operatorRules). ECK, the OT redis-operator and RabbitMQ have none.
+*/}}
+{{- define "dbaas-apiserver.backupRules" -}}
+{{- $rules := list -}}
+{{- $runs := list "get" "list" "watch" "create" "delete" -}}
+{{- $schedules := list "get" "list" "watch" "create" "update" "patch" "delete" -}}
+{{- if .Values.engines.mariadb -}}
+{{- $rules = append $rules (dict "apiGroups" (list "k8s.mariadb.com") "resources" (list "backups") "verbs" $schedules) -}}
+{{- end -}}
+{{- if .Values.engines.mysql -}}
+{{- $rules = append $rules (dict "apiGroups" (list "mysql.oracle.com") "resources" (list "mysqlbackups") "verbs" $runs) -}}
+{{- end -}}
+{{- if .Values.engines.postgresql -}}
+{{- $rules = append $rules (dict "apiGroups" (list "postgresql.cnpg.io") "resources" (list "backups") "verbs" $runs) -}}
+{{- $rules = append $rules (dict "apiGroups" (list "postgresql.cnpg.io") "resources" (list "scheduledbackups") "verbs" $schedules) -}}
+{{- end -}}
+{{- $rules | toJson }}
+{{- end }}
+
+{{/*
 The chart-made serving certificate as JSON {"ca.crt", "tls.crt", "tls.key"} (PEM). An existing Secret
 is reused so that upgrades keep the pair (and the APIService caBundle) stable; otherwise a CA and a
 certificate for the Service's DNS names are generated. Memoised for the render so that the Secret, the
@@ -130,6 +153,26 @@ APIService and the Deployment's checksum all see the same pair.
   - apiGroups: [dbaas.platform.dev]
     resources: [databaseinstances]
     verbs: [create, update, patch, delete, deletecollection]
+{{- end }}
+{{- define "dbaas-apiserver.userRules.backupsRead" }}
+  - apiGroups: [dbaas.platform.dev]
+    resources: [databasebackups, databasebackupschedules]
+    verbs: [get, list, watch]
+{{- end }}
+{{- define "dbaas-apiserver.userRules.backupsCreate" }}
+  # back up now (a new DatabaseBackup); restoring needs create on databaseinstances and get on the backup
+  - apiGroups: [dbaas.platform.dev]
+    resources: [databasebackups]
+    verbs: [create]
+{{- end }}
+{{- define "dbaas-apiserver.userRules.backupsAdmin" }}
+  # schedules, and deleting backups (the operator object only: no operator deletes stored data)
+  - apiGroups: [dbaas.platform.dev]
+    resources: [databasebackupschedules]
+    verbs: [create, update, patch, delete]
+  - apiGroups: [dbaas.platform.dev]
+    resources: [databasebackups]
+    verbs: [delete]
 {{- end }}
 {{- define "dbaas-apiserver.userRules.connection" }}
   - apiGroups: [dbaas.platform.dev]
