@@ -115,6 +115,15 @@ function jobStatusCell(o: Record<string, any>): string {
   return 'Running';
 }
 
+/** printJob's Completions: succeeded/completions, or of the parallelism when completions is unset. */
+function jobCompletionsCell(o: Record<string, any>): string {
+  const succeeded = o.status?.succeeded ?? 0;
+  if (o.spec?.completions !== undefined && o.spec?.completions !== null)
+    return `${succeeded}/${o.spec.completions}`;
+  if ((o.spec?.parallelism ?? 0) > 1) return `${succeeded}/1 of ${o.spec.parallelism}`;
+  return `${succeeded}/1`;
+}
+
 /** printJob's Duration: none before it starts, then start to completion (or to now). */
 function jobDuration(o: Record<string, any>, now: number): string {
   const start = Date.parse(o.status?.startTime ?? '');
@@ -174,20 +183,14 @@ const BUILTIN_COLUMNS: Record<string, ColumnSpec[]> = {
   // printJob / printCronJob (pkg/printers/internalversion/printers.go, 1.32)
   'batch/jobs': [
     col('Status', jobStatusCell),
-    col('Completions', o =>
-      o.spec?.completions !== undefined && o.spec?.completions !== null
-        ? `${o.status?.succeeded ?? 0}/${o.spec.completions}`
-        : (o.spec?.parallelism ?? 0) > 1
-          ? `${o.status?.succeeded ?? 0}/1 of ${o.spec.parallelism}`
-          : `${o.status?.succeeded ?? 0}/1`,
-    ),
+    col('Completions', jobCompletionsCell),
     col('Duration', (o, now) => jobDuration(o, now)),
   ],
   'batch/cronjobs': [
     col('Schedule', o => o.spec?.schedule ?? ''),
     col('Timezone', o => o.spec?.timeZone ?? '<none>'),
     // printBoolPtr: "True", "False" or "<unset>"
-    col('Suspend', o => (typeof o.spec?.suspend === 'boolean' ? (o.spec.suspend ? 'True' : 'False') : '<unset>'), 'boolean'),
+    col('Suspend', o => (typeof o.spec?.suspend === 'boolean' ? String(o.spec.suspend).replace(/^./, c => c.toUpperCase()) : '<unset>'), 'boolean'),
     col('Active', o => (o.status?.active ?? []).length, 'integer'),
     col('Last Schedule', (o, now) =>
       o.status?.lastScheduleTime ? ageOf(o.status.lastScheduleTime, now) : '<none>',

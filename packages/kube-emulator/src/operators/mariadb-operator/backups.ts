@@ -44,11 +44,11 @@ export function backupJob(backup: StoredObject, mariadb: StoredObject | undefine
       : {}),
   };
   const image = (mariadb?.spec as Spec | undefined)?.image || MARIADB_DEFAULT_IMAGE;
-  const volume = spec.storage?.persistentVolumeClaim
-    ? { name: 'backup', persistentVolumeClaim: { claimName: backup.metadata.name } }
-    : spec.storage?.volume
-      ? { name: 'backup', ...spec.storage.volume }
-      : { name: 'backup', emptyDir: {} };
+  // the PVC the batch reconciler makes is named as the Backup; S3 stages in an emptyDir
+  let volume: Record<string, unknown> = { name: 'backup', emptyDir: {} };
+  if (spec.storage?.volume) volume = { name: 'backup', ...spec.storage.volume };
+  if (spec.storage?.persistentVolumeClaim)
+    volume = { name: 'backup', persistentVolumeClaim: { claimName: backup.metadata.name } };
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
