@@ -155,7 +155,8 @@ describe('mysql-operator backups: writes', () => {
   it('toOperatorObject: a MySQLBackup the upstream CRD stores as sent, the first profile by default', () => {
     const object = mysqlBackups.toOperatorObject(request(), target, { requestedBy: 'bob' });
     expect(crdStoreProblems('mysql-operator', MYSQL_BACKUP, object)).toEqual([]);
-    expect(object.spec).toEqual({ clusterName: 'payments-db', backupProfileName: 'dump-to-volume' });
+    // the Job is named as the backup, so a run whose pod never starts is found (see toOperatorObject)
+    expect(object.spec).toEqual({ clusterName: 'payments-db', backupProfileName: 'dump-to-volume', addTimestampToBackupDirectory: false });
     expect(object.metadata).toMatchObject({ name: 'payments-db-now', namespace: 'team-a', labels: { 'app.kubernetes.io/managed-by': 'dbaas-apiserver', 'dbaas.platform.dev/requested-by': 'bob' } });
     expect(object.metadata).not.toHaveProperty('ownerReferences');
     expect(mysqlBackups.toOperatorObject(request('dump-to-oci'), target).spec.backupProfileName).toBe('dump-to-oci');

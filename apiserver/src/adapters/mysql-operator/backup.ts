@@ -115,6 +115,11 @@ const profileNames = (target: KubeObject): string[] =>
     .map(p => asString(asRecord(p)?.name))
     .filter((n): n is string => n !== undefined);
 
+/**
+ * The run's Job, named as the backup: so it is for the backups this API creates (see
+ * toOperatorObject); a MySQLBackup made elsewhere with the default timestamped Job name is read
+ * from its status alone.
+ */
 function jobOf(source: KubeObject, related: RelatedLookup): JobState | undefined {
   const job = related.get({ type: JOBS, namespace: namespaceOf(source), name: nameOf(source) });
   return job && ownedBy(job, source, MYSQL_BACKUP.kind) ? jobState(job) : undefined;
@@ -176,6 +181,11 @@ export const mysqlBackups: BackupSide = {
         clusterName: nameOf(target) || backup.spec.instanceRef.name,
         // the default: the cluster's first profile
         backupProfileName: backup.spec.method ?? profileNames(target)[0],
+        // with the default (true) the operator names the Job `<name>-<its clock's timestamp>`
+        // (operator_backup.py on_mysqlbackup_create), which nothing here can know: the Job is then
+        // not found by name and a run whose pod never starts stays Pending. Off, the Job has the
+        // backup's name; our names are unique per run already, so the directory needs no stamp.
+        addTimestampToBackupDirectory: false,
       },
     };
   },
