@@ -52,6 +52,27 @@ export const databasesInstanceConnectionReadPermission = createPermission({
   resourceType: DATABASES_INSTANCE_RESOURCE_TYPE,
 });
 
+/**
+ * Back an instance up now (a new DatabaseBackup of it). The resource is the instance, so the
+ * instance rules (its owner, namespace, cluster, engine) decide who may back what up. Reading
+ * its backups is `databases.instance.read`.
+ */
+export const databasesBackupCreatePermission = createPermission({
+  name: 'databases.backup.create',
+  attributes: { action: 'create' },
+  resourceType: DATABASES_INSTANCE_RESOURCE_TYPE,
+});
+
+/**
+ * Delete one of an instance's backups (the operator's backup object; the stored data stays, as
+ * no supported operator deletes it). The resource is the instance the backup is of.
+ */
+export const databasesBackupDeletePermission = createPermission({
+  name: 'databases.backup.delete',
+  attributes: { action: 'delete' },
+  resourceType: DATABASES_INSTANCE_RESOURCE_TYPE,
+});
+
 /** Every permission of the databases plugins. */
 export const databasesPermissions = [
   databasesInstanceReadPermission,
@@ -59,6 +80,8 @@ export const databasesPermissions = [
   databasesInstanceUpdatePermission,
   databasesInstanceDeletePermission,
   databasesInstanceConnectionReadPermission,
+  databasesBackupCreatePermission,
+  databasesBackupDeletePermission,
 ];
 
 /** The permission framework's resource ref of one instance. */

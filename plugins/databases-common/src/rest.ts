@@ -1,3 +1,4 @@
+import type { DatabaseBackup } from './backups';
 import type {
   DatabaseEngine,
   DatabaseEngineName,
@@ -125,7 +126,8 @@ export interface RequestRecord {
   cluster: string;
   namespace: string;
   name: string;
-  action: 'create' | 'update' | 'delete';
+  /** `backup`: back up now; `delete-backup`: one of its backups deleted (the request names it). */
+  action: 'create' | 'update' | 'delete' | 'backup' | 'delete-backup';
   /** User entity ref. */
   actor: string;
   request: unknown;
@@ -242,4 +244,51 @@ export interface EntityInstancesResponse {
   entityRef: string;
   items: PortalInstance[];
   errors: DatabasesFetchError[];
+}
+
+/**
+ * `GET /clusters/:cluster/namespaces/:namespace/instances/:name/backups` answer: the instance's
+ * DatabaseBackups (one per run), as the user may list them, newest first.
+ */
+export interface ListBackupsResponse {
+  cluster: string;
+  items: DatabaseBackup[];
+}
+
+/**
+ * The same route asked with `Accept: text/event-stream`: server-sent events, `backups` with a
+ * {@link ListBackupsResponse} (first, and again whenever the watch behind it had to list again),
+ * then `backup` with one {@link BackupChange} per change, `error` when the watch failed (the
+ * stream then ends, and the browser opens it again).
+ */
+export interface BackupChange {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  backup: DatabaseBackup;
+}
+
+/** `POST /clusters/:cluster/namespaces/:namespace/instances/:name/backups` body: back up now. */
+export interface CreateBackupRequest {
+  /** How, where the engine's operator has several ways (DatabaseEngine `spec.backup.methods`). */
+  method?: string;
+  /** Validate without creating (the server's dryRun=All). */
+  dryRun?: boolean;
+}
+
+/** A backup as the portal sees it: the Kubernetes object plus the cluster it is in. */
+export interface PortalBackup {
+  cluster: string;
+  backup: DatabaseBackup;
+}
+
+/** `DELETE /clusters/:cluster/namespaces/:namespace/instances/:name/backups/:backup` answer. */
+export interface DeleteBackupResponse {
+  cluster: string;
+  namespace: string;
+  /** The backup deleted. */
+  name: string;
+  /**
+   * What the apiserver warned (its `Warning` headers): that the stored backup data is not deleted
+   * with the backup object. Shown to the user as it is.
+   */
+  warnings: string[];
 }
