@@ -39,6 +39,8 @@ import type { HistoryStore } from './history/HistoryStore';
 import type { EventsHub } from './events/EventsHub';
 import { streamInstanceEvents } from './events/streamInstanceEvents';
 import { recordedWrite } from './instances/recordedWrite';
+import { clusterParams, dnsLabel, instanceName, instanceParams, namespaceParams, parse } from './requestSchemas';
+import { addBackupRoutes } from './backups/addBackupRoutes';
 
 /** Live event streams of single instances one backend keeps open (each is a watch as its user). */
 const MAX_EVENT_STREAMS = 1000;
@@ -60,9 +62,6 @@ export interface RouterOptions {
   impersonation: ImpersonationOptions;
 }
 
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const dnsLabel = z.string().max(63).regex(DNS_LABEL, 'must be a lowercase DNS label');
-const instanceName = z.string().max(253).regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'must be a DNS subdomain');
 const entityRef = z.string().min(1).refine(s => {
   try {
     parseEntityRef(s);
@@ -75,9 +74,6 @@ const quantity = z.string().regex(/^[0-9]+(\.[0-9]+)?(m|Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|
 const resourceList = z.object({ cpu: quantity.optional(), memory: quantity.optional() }).strict();
 const resources = z.object({ requests: resourceList.optional(), limits: resourceList.optional() }).strict();
 
-const clusterParams = z.object({ cluster: dnsLabel });
-const namespaceParams = clusterParams.extend({ namespace: dnsLabel });
-const instanceParams = namespaceParams.extend({ name: instanceName });
 
 const listQuery = z
   .object({
@@ -146,17 +142,6 @@ const entityParams = z.object({
   namespace: z.string().max(63).regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be an entity namespace'),
   name: z.string().max(63).regex(/^([a-zA-Z0-9][-_.a-zA-Z0-9]*)?[a-zA-Z0-9]$/, 'must be an entity name'),
 });
-
-function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
-  const result = schema.safeParse(value);
-  if (!result.success) {
-    const details = result.error.issues
-      .map(i => `${i.path.length ? i.path.join('.') : what}: ${i.message}`)
-      .join('; ');
-    throw new InputError(`invalid ${what}: ${details}`);
-  }
-  return result.data;
-}
 
 /** Builds the express router of `/api/databases`. */
 export async function createRouter(options: RouterOptions): Promise<express.Router> {
@@ -457,6 +442,8 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
       canRead: (cluster, namespace) => service.canRead(who.as, cluster, namespace),
     });
   });
+
+  addBackupRoutes(router, { readInstance, write, service, authorizer, streams: eventStreams, maxStreams: MAX_EVENT_STREAMS });
 
   // anything else under /api/databases is a Backstage error too, not the framework's empty 404
   router.use((req, _res) => {

@@ -35,6 +35,11 @@ export interface KubeRequest {
   probe?: boolean;
   /** Aborts the request (a watcher that stops does not wait for its list). */
   signal?: AbortSignal;
+  /**
+   * Receives the texts of the answer's `Warning` headers (RFC 7234, as kube-apiserver and the
+   * aggregated apiserver send them: `299 - "text"`), e.g. that deleting a backup keeps its data.
+   */
+  warnings?: string[];
 }
 
 /** What a line-oriented stream (watch) is told. */
@@ -237,6 +242,7 @@ export class KubeClusterClient {
     }
     const code = res.statusCode ?? 0;
     if (code < 200 || code >= 300) throw this.failure(code, text!, req.as !== undefined);
+    if (req.warnings) req.warnings.push(...warningTexts(res));
     try {
       return JSON.parse(text!) as T;
     } catch {
@@ -283,4 +289,15 @@ export class KubeClusterClient {
       res.on('error', () => resolve());
     });
   }
+}
+
+/** The texts of a response's `Warning` headers (`299 - "text"`), unquoted; others as sent. */
+export function warningTexts(res: http.IncomingMessage): string[] {
+  const values = res.headersDistinct?.warning ?? [];
+  return values.flatMap(v => {
+    // several warnings may share one header line, comma-separated between quoted texts
+    const quoted = [...v.matchAll(/\d{3} \S+ "((?:[^"\\]|\\.)*)"/g)].map(m => m[1].replace(/\\(.)/g, '$1'));
+    // the apiserver writes non-Latin-1 as UTF-8 bytes (as Go does): Node read them as Latin-1
+    return (quoted.length ? quoted : [v]).map(t => Buffer.from(t, 'latin1').toString('utf8'));
+  });
 }

@@ -1,4 +1,5 @@
 import {
+  DATABASE_BACKUP_PLURAL,
   DATABASE_ENGINE_PLURAL,
   DATABASE_INSTANCE_PLURAL,
   DATABASES_GROUP_VERSION,
@@ -16,5 +17,12 @@ export function instancePath(namespace: string, name?: string, subresource?: str
   let p = `${GV}/namespaces/${encodeURIComponent(namespace)}/${DATABASE_INSTANCE_PLURAL}`;
   if (name) p += `/${encodeURIComponent(name)}`;
   if (name && subresource) p += `/${subresource}`;
+  return p;
+}
+
+/** DatabaseBackups of one namespace, or one of them. */
+export function backupPath(namespace: string, name?: string): string {
+  let p = `${GV}/namespaces/${encodeURIComponent(namespace)}/${DATABASE_BACKUP_PLURAL}`;
+  if (name) p += `/${encodeURIComponent(name)}`;
   return p;
 }

@@ -5,6 +5,8 @@ import {
   DATABASE_INSTANCE_KIND,
   DATABASES_GROUP_VERSION,
   LABEL_BACKSTAGE_KUBERNETES_ID,
+  DATABASE_BACKUP_KIND,
+  type DatabaseBackup,
   type DatabaseEngine,
   type DatabaseInstance,
   type DatabaseInstanceConnection,
@@ -16,12 +18,13 @@ import {
 import type { ClusterSet } from '../watch/ClusterSet';
 import type { Impersonation, KubeClusterClient } from '../kube/KubeClusterClient';
 import { KubeRequestError } from '../kube/KubeRequestError';
-import { ENGINES_PATH, INSTANCES_PATH, instancePath } from '../kube/paths';
+import { backupPath, ENGINES_PATH, INSTANCES_PATH, instancePath } from '../kube/paths';
 import { equalitySelector } from './equalitySelector';
 import { backendRbacError } from './backendRbacError';
 import { boundedClusterPart } from './boundedClusterPart';
 import { notAnsweredSince } from '../kube/ClusterReachability';
 import { type EventsOf, InstanceEventsWatch } from '../events/InstanceEventsWatch';
+import { BackupsWatch } from '../backups/BackupsWatch';
 
 /** Instances from every asked cluster, and what went wrong where. */
 export interface MultiClusterInstances {
@@ -251,6 +254,48 @@ export class DatabasesService {
       path: instancePath(namespace, name, DATABASE_INSTANCE_DIAGNOSIS_SUBRESOURCE),
       as,
     });
+  }
+
+  /**
+   * One instance's backups as `as` may list them: always asked of the cluster (never a cache of
+   * the backend's), selected by `spec.instanceRef.name` there. Followed live by
+   * {@link BackupsWatch.follow}.
+   */
+  instanceBackups(as: Impersonation, cluster: string, namespace: string, instance: string): BackupsWatch {
+    return new BackupsWatch(this.client(cluster), as, { namespace, instance });
+  }
+
+  async getBackup(as: Impersonation, cluster: string, namespace: string, name: string): Promise<DatabaseBackup> {
+    return this.client(cluster).request<DatabaseBackup>({ path: backupPath(namespace, name), as });
+  }
+
+  /** Backs `instance` up now, as `as`: a DatabaseBackup named `name` (the apiserver writes the operator's object). */
+  async createBackup(
+    as: Impersonation,
+    cluster: string,
+    namespace: string,
+    backup: { name: string; instance: string; method?: string },
+    dryRun: boolean,
+  ): Promise<DatabaseBackup> {
+    return this.client(cluster).request<DatabaseBackup>({
+      method: 'POST',
+      path: backupPath(namespace),
+      query: { dryRun: dryRun ? 'All' : undefined },
+      body: {
+        apiVersion: DATABASES_GROUP_VERSION,
+        kind: DATABASE_BACKUP_KIND,
+        metadata: { name: backup.name, namespace },
+        spec: { instanceRef: { name: backup.instance }, ...(backup.method ? { method: backup.method } : {}) },
+      },
+      as,
+    });
+  }
+
+  /** Deletes a backup object as `as`; resolves with the apiserver's warnings (the stored data is kept). */
+  async deleteBackup(as: Impersonation, cluster: string, namespace: string, name: string): Promise<string[]> {
+    const warnings: string[] = [];
+    await this.client(cluster).request<unknown>({ method: 'DELETE', path: backupPath(namespace, name), as, warnings });
+    return warnings;
   }
 
   /**

@@ -1,0 +1,131 @@
+import type { Request } from 'express';
+import type Router from 'express-promise-router';
+import { z } from 'zod/v3';
+import { NotAllowedError, NotFoundError, ServiceUnavailableError } from '@backstage/errors';
+import {
+  databasesBackupCreatePermission,
+  databasesBackupDeletePermission,
+  databasesInstanceReadPermission,
+  type DeleteBackupResponse,
+  type ListBackupsResponse,
+  type PortalBackup,
+  type PortalInstance,
+  type RequestRecord,
+} from '@internal/plugin-databases-common';
+import type { DatabasesService } from '../service/DatabasesService';
+import { toBackstageError } from '../service/toBackstageError';
+import type { InstanceAuthorizer } from '../permissions/InstanceAuthorizer';
+import type { InstanceCaller } from '../instances/InstanceRequests';
+import { dnsLabel, instanceParams, parse } from '../requestSchemas';
+import { backupName } from './backupName';
+import { streamBackups } from './streamBackups';
+
+/** What the backup routes take from the router. */
+export interface BackupRoutesOptions {
+  /** The instance of the path, read as the user (their 403 or 404 if they may not), and who asks. */
+  readInstance(req: Request): Promise<{ p: z.infer<typeof instanceParams>; who: InstanceCaller; resource: PortalInstance }>;
+  /** Runs a write, recorded in the instance's history and audited (not a dry run). */
+  write<T>(
+    req: Request,
+    action: RequestRecord['action'],
+    key: { cluster: string; namespace: string; name: string },
+    actor: string,
+    request: unknown,
+    fn: () => Promise<T>,
+    dryRun?: boolean,
+    answered?: number,
+  ): Promise<T>;
+  service: DatabasesService;
+  authorizer: InstanceAuthorizer;
+  /** Live streams open on this backend, shared with the instance events' streams. */
+  streams: { open: number };
+  maxStreams: number;
+}
+
+const backupParams = instanceParams.extend({ backup: dnsLabel });
+
+const createBody = z
+  .object({
+    // the operator's words (CloudNativePG: barmanObjectStore, volumeSnapshot, plugin); the apiserver decides
+    method: z.string().min(1).max(63).regex(/^[A-Za-z][A-Za-z0-9-]*$/, 'must be a method name').optional(),
+    dryRun: z.boolean().optional(),
+  })
+  .strict();
+
+/**
+ * The backups of one instance, under its path: list (live with `Accept: text/event-stream`),
+ * back up now, delete one. Everything is asked of the cluster as the user (their RBAC on
+ * databasebackups applies), never served from a cache of the backend's; the Backstage policy
+ * decides too: `databases.instance.read` to see them, `databases.backup.create` and
+ * `databases.backup.delete` (on the instance, so its owner rules apply) to change them.
+ */
+export function addBackupRoutes(router: ReturnType<typeof Router>, options: BackupRoutesOptions): void {
+  const { readInstance, write, service, authorizer, streams, maxStreams } = options;
+  const base = '/clusters/:cluster/namespaces/:namespace/instances/:name/backups';
+
+  router.get(base, async (req, res) => {
+    const { p, who, resource } = await readInstance(req);
+    if (!(await authorizer.allows(databasesInstanceReadPermission, who.credentials, resource))) {
+      throw new NotAllowedError(`not allowed to read ${p.name}`);
+    }
+    const live = req.accepts(['application/json', 'text/event-stream']) === 'text/event-stream';
+    if (live && streams.open >= maxStreams) {
+      throw new ServiceUnavailableError(`${maxStreams} event streams are open on this backend; ask for the list instead`);
+    }
+    const watch = service.instanceBackups(who.as, p.cluster, p.namespace, p.name);
+    let first: Awaited<ReturnType<typeof watch.list>>;
+    try {
+      first = await watch.list();
+    } catch (e) {
+      throw toBackstageError(e);
+    }
+    res.setHeader('Cache-Control', 'no-store');
+    if (!live) {
+      const body: ListBackupsResponse = { cluster: p.cluster, items: first.items };
+      res.json(body);
+      return;
+    }
+    streams.open += 1;
+    await streamBackups(res, p.cluster, watch, first).finally(() => (streams.open -= 1));
+  });
+
+  router.post(base, async (req, res) => {
+    const body = parse(createBody, req.body ?? {}, 'body');
+    const { p, who, resource } = await readInstance(req);
+    const name = backupName(p.name, new Date());
+    const dryRun = body.dryRun ?? false;
+    const backup = await write(
+      req,
+      'backup',
+      p,
+      who.actor,
+      { backup: name, ...(body.method ? { method: body.method } : {}) },
+      async () => {
+        if (!(await authorizer.allows(databasesBackupCreatePermission, who.credentials, resource))) {
+          throw new NotAllowedError(`not allowed to back up ${p.name}`);
+        }
+        return service.createBackup(who.as, p.cluster, p.namespace, { name, instance: p.name, method: body.method }, dryRun);
+      },
+      dryRun,
+      201,
+    );
+    const answer: PortalBackup = { cluster: p.cluster, backup };
+    res.status(dryRun ? 200 : 201).json(answer);
+  });
+
+  router.delete(`${base}/:backup`, async (req, res) => {
+    const { backup: name } = parse(backupParams, req.params, 'path');
+    const { p, who, resource } = await readInstance(req);
+    const warnings = await write(req, 'delete-backup', p, who.actor, { backup: name }, async () => {
+      if (!(await authorizer.allows(databasesBackupDeletePermission, who.credentials, resource))) {
+        throw new NotAllowedError(`not allowed to delete backups of ${p.name}`);
+      }
+      // this path deletes this instance's backups only: another's is not found here
+      const found = await service.getBackup(who.as, p.cluster, p.namespace, name);
+      if (found.spec?.instanceRef?.name !== p.name) throw new NotFoundError(`${name} is not a backup of ${p.name}`);
+      return service.deleteBackup(who.as, p.cluster, p.namespace, name);
+    });
+    const answer: DeleteBackupResponse = { cluster: p.cluster, namespace: p.namespace, name, warnings };
+    res.json(answer);
+  });
+}
