@@ -15,6 +15,7 @@ import {
 import { readManifest, sampleIn } from './upstream';
 import { ROTATION_MS, runBinding } from './bindingCase';
 import { runSwitchover, SWITCHOVER_CASES } from './switchoverCases';
+import { runBackups } from './backupCases';
 
 /*
  * The conformance suite: what a user of a real cluster sees through kube-apiserver, checked with
@@ -149,12 +150,13 @@ if (choice.kind === 'skip') {
       );
 
       it(
-        'api-resources lists databaseinstances (dbi, namespaced) and databaseengines (cluster-scoped)',
+        'api-resources lists databaseinstances (dbi, namespaced), databasebackups (dbb, namespaced) and databaseengines (cluster-scoped)',
         async () => {
           const rows = parseTable(
             await kubectl.ok(['api-resources', `--api-group=${GROUP}`]),
           );
           expect(rows.map(r => r.NAME).sort()).toEqual([
+            'databasebackups',
             'databaseengines',
             'databaseinstances',
           ]);
@@ -166,6 +168,11 @@ if (choice.kind === 'skip') {
           expect(rows.find(r => r.NAME === 'databaseengines')).toMatchObject({
             NAMESPACED: 'false',
             KIND: 'DatabaseEngine',
+          });
+          expect(rows.find(r => r.NAME === 'databasebackups')).toMatchObject({
+            SHORTNAMES: 'dbb',
+            NAMESPACED: 'true',
+            KIND: 'DatabaseBackup',
           });
         },
         STEP,
@@ -1207,6 +1214,35 @@ if (choice.kind === 'skip') {
           expect(seen.moving.reason).toBe('Switchover');
           expect(seen.primary).toBe(c.to);
           expect(seen.after).toEqual({ member: c.to, wide: c.to });
+        },
+        STEP,
+      );
+
+      it(
+        'DatabaseBackup: a create writes the operator\'s backup object; the phase follows what the operator writes (mariadb-operator\'s Complete=True JobFailed is Failed); refusals write nothing; a delete removes the operator object and says the stored data stays',
+        async () => {
+          const engine = (e: string) => ENGINE_CASES.find(c => c.engine === e)!;
+          await Promise.all(['mariadb', 'postgresql', 'redis'].map(e => ready(engine(e))));
+          const seen = await runBackups(kubectl, ns, {
+            mariadb: nameOf(engine('mariadb')),
+            postgresql: nameOf(engine('postgresql')),
+            redis: nameOf(engine('redis')),
+          });
+          expect(seen.created.spec).toEqual({ instanceRef: { name: nameOf(engine('mariadb')) } });
+          expect(seen.created.status).toMatchObject({ phase: 'Pending', engine: 'mariadb', restorable: false, source: { kind: 'Backup', operator: 'mariadb-operator' } });
+          // the CRD defaults waitForIt
+          expect(seen.operatorObject.spec.mariaDbRef).toMatchObject({ name: nameOf(engine('mariadb')) });
+          expect(seen.operatorObject.spec.storage).toBeDefined();
+          expect(seen.running.phase).toBe('Running');
+          expect(seen.failed).toMatchObject({ phase: 'Failed', restorable: false, message: 'Failed' });
+          expect(seen.completed.spec).toEqual({ instanceRef: { name: nameOf(engine('postgresql')) }, method: 'barmanObjectStore' });
+          expect(seen.completed.status).toMatchObject({ phase: 'Succeeded', restorable: true, startTime: '2026-12-01T10:00:00Z', completionTime: '2026-12-01T10:01:30Z' });
+          expect(seen.refusals.redis).toMatch(/is invalid: spec.instanceRef.name: Forbidden/);
+          expect(seen.refusals.pgMethod).toMatch(/is invalid: spec.method/);
+          expect(seen.refusals.after).toEqual(seen.refusals.before);
+          expect(seen.deleted.stdout).toMatch(/databasebackup.dbaas.platform.dev "conf-backup" deleted/);
+          expect(seen.deleted.stderr).toMatch(/Warning: .*the backup data itself is not deleted/);
+          expect(seen.deleted.gone).toBe(true);
         },
         STEP,
       );
