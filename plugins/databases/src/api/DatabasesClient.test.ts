@@ -50,6 +50,9 @@ describe('DatabasesClient', () => {
     ['listEntityInstances', (c: DatabasesClient) => c.listEntityInstances('component:default/orders'), 'GET', '/entity-instances?entityRef=component%3Adefault%2Forders'],
     ['updateInstance', (c: DatabasesClient) => c.updateInstance(ref, { replicas: 3 }), 'PATCH', '/clusters/c%201/namespaces/team-a/instances/orders%2Fdb'],
     ['createInstance', (c: DatabasesClient) => c.createInstance('dev', 'team-a', { name: 'x', owner: 'group:default/a', spec: { engine: 'redis' } }), 'POST', '/clusters/dev/namespaces/team-a/instances'],
+    ['listBackups', (c: DatabasesClient) => c.listBackups(ref), 'GET', '/clusters/c%201/namespaces/team-a/instances/orders%2Fdb/backups'],
+    ['createBackup', (c: DatabasesClient) => c.createBackup(ref, { method: 'volumeSnapshot' }), 'POST', '/clusters/c%201/namespaces/team-a/instances/orders%2Fdb/backups'],
+    ['deleteBackup', (c: DatabasesClient) => c.deleteBackup(ref, 'orders-db-20261201020000'), 'DELETE', '/clusters/c%201/namespaces/team-a/instances/orders%2Fdb/backups/orders-db-20261201020000'],
   ])('%s calls %s %s', async (_name, call, method, path) => {
     const { client, calls } = setup(() => json({ ok: true }));
     await expect(call(client)).resolves.toEqual({ ok: true });

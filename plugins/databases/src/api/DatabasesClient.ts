@@ -1,5 +1,10 @@
 import type { DiscoveryApi, FetchApi } from '@backstage/core-plugin-api';
 import type {
+  BackupChange,
+  CreateBackupRequest,
+  DeleteBackupResponse,
+  ListBackupsResponse,
+  PortalBackup,
   ClusterStatusEvent,
   ConnectionResponse,
   DatabaseInstanceDiagnosis,
@@ -17,7 +22,7 @@ import type {
 } from '@internal/plugin-databases-common';
 import { DatabasesApiError } from './DatabasesApiError';
 import { createSseParser } from './parseSse';
-import type { DatabasesApi, DatabasesEventHandlers, InstanceEventsHandlers, InstanceRef } from './types';
+import type { BackupsHandlers, DatabasesApi, DatabasesEventHandlers, InstanceEventsHandlers, InstanceRef } from './types';
 
 const e = encodeURIComponent;
 
@@ -113,6 +118,27 @@ export class DatabasesClient implements DatabasesApi {
 
   getHistory(ref: InstanceRef): Promise<InstanceHistoryResponse> {
     return this.request(`${instancePath(ref)}/history`);
+  }
+
+  listBackups(ref: InstanceRef): Promise<ListBackupsResponse> {
+    return this.request(`${instancePath(ref)}/backups`);
+  }
+
+  watchBackups(ref: InstanceRef, handlers: BackupsHandlers): () => void {
+    return this.follow(`${instancePath(ref)}/backups`, handlers, (event, data) => {
+      if (event === 'backups') handlers.onList((data as ListBackupsResponse).items);
+      else if (event === 'backup') handlers.onChange(data as BackupChange);
+      // the backend's watch failed: the stream ends, and is opened (and listed) again
+      else if (event === 'error') handlers.onError?.(new Error((data as { message?: string }).message));
+    });
+  }
+
+  createBackup(ref: InstanceRef, request: CreateBackupRequest = {}): Promise<PortalBackup> {
+    return this.request(`${instancePath(ref)}/backups`, { method: 'POST', body: request });
+  }
+
+  deleteBackup(ref: InstanceRef, backup: string): Promise<DeleteBackupResponse> {
+    return this.request(`${instancePath(ref)}/backups/${e(backup)}`, { method: 'DELETE' });
   }
 
   listEntityInstances(entityRef: string): Promise<ListInstancesResponse> {

@@ -1,5 +1,11 @@
 import { createApiRef } from '@backstage/core-plugin-api';
 import type {
+  BackupChange,
+  CreateBackupRequest,
+  DatabaseBackup,
+  DeleteBackupResponse,
+  ListBackupsResponse,
+  PortalBackup,
   ClusterStatusEvent,
   ConnectionResponse,
   DatabaseInstanceDiagnosis,
@@ -48,6 +54,17 @@ export interface InstanceEventsHandlers {
   onError?(error: Error): void;
 }
 
+/** Callbacks of a live watch of one instance's backups. */
+export interface BackupsHandlers {
+  /** The whole list, newest first: first, and again after every reconnection. */
+  onList(items: DatabaseBackup[]): void;
+  /** One run was added, changed (its phase) or deleted. */
+  onChange(change: BackupChange): void;
+  onOpen?(): void;
+  /** The stream broke (or the cluster refused); the client opens it again by itself. */
+  onError?(error: Error): void;
+}
+
 /**
  * The frontend's view of the databases backend (`/api/databases`). Every method rejects with a
  * {@link DatabasesApiError} when the backend answers with an error.
@@ -80,6 +97,17 @@ export interface DatabasesApi {
    */
   watchInstanceEvents(ref: InstanceRef, handlers: InstanceEventsHandlers): () => void;
   getHistory(ref: InstanceRef): Promise<InstanceHistoryResponse>;
+  /** The instance's backup runs (DatabaseBackups), newest first. */
+  listBackups(ref: InstanceRef): Promise<ListBackupsResponse>;
+  /**
+   * The same, live: the list, then every change, until the returned function is called; opened
+   * again (and listed again) after a broken stream.
+   */
+  watchBackups(ref: InstanceRef, handlers: BackupsHandlers): () => void;
+  /** Backs the instance up now. */
+  createBackup(ref: InstanceRef, request?: CreateBackupRequest): Promise<PortalBackup>;
+  /** Deletes one backup run's object (the stored data stays: the answer's warnings say so). */
+  deleteBackup(ref: InstanceRef, backup: string): Promise<DeleteBackupResponse>;
   listEntityInstances(entityRef: string): Promise<ListInstancesResponse>;
   /**
    * Subscribes to live changes. Returns the function that ends the subscription; the

@@ -1,5 +1,8 @@
 import { jest } from '@jest/globals';
 import type {
+  BackupChange,
+  BackupPhase,
+  DatabaseBackup,
   DatabaseEngine,
   DatabaseEngineSpec,
   DatabaseInstance,
@@ -10,7 +13,7 @@ import type {
   ListInstancesResponse,
   PortalInstance,
 } from '@internal/plugin-databases-common';
-import type { DatabasesApi, DatabasesEventHandlers, InstanceEventsHandlers } from '../api/types';
+import type { BackupsHandlers, DatabasesApi, DatabasesEventHandlers, InstanceEventsHandlers } from '../api/types';
 
 /** An instance as the backend would send it; only what a test cares about is given. */
 export function makeInstance(options: {
@@ -95,6 +98,7 @@ export function makeEngine(
           versions: ['11.4', '10.11'],
           maxNameLength: 52,
           pausable: true,
+          backup: { onDemand: true, schedule: true, restore: true, pointInTime: false },
           defaults: { engine, topology: 'standalone', version: '11.4', replicas: 1, storage: { size: '10Gi' } },
           sizes: [makeSize('small', '10Gi', '250m', '512Mi', '1Gi'), makeSize('medium', '50Gi', '500m', '1Gi', '2Gi')],
           replicas: {
@@ -111,6 +115,7 @@ export function makeEngine(
           topologies: ['standalone'],
           versions: ['7.2'],
           pausable: false,
+          backup: { onDemand: false, schedule: false, restore: false, pointInTime: false, reason: `${engine}-operator has no backup or restore objects` },
           defaults: { engine, topology: 'standalone', version: '7.2', replicas: 1, storage: { size: '1Gi' } },
           sizes: [makeSize('small', '1Gi', '100m', '128Mi')],
           replicas: { standalone },
@@ -121,6 +126,42 @@ export function makeEngine(
     metadata: { name: engine },
     spec: { ...base, ...spec },
     status: { installed, instances: 0, phases: {} },
+  };
+}
+
+/** A backup run as the backend would send it. */
+export function makeBackup(options: {
+  name: string;
+  instance?: string;
+  phase?: BackupPhase;
+  startTime?: string;
+  completionTime?: string;
+  size?: string;
+  method?: string;
+  resourceVersion?: string;
+  created?: string;
+  location?: string;
+}): DatabaseBackup {
+  return {
+    apiVersion: 'dbaas.platform.dev/v1alpha1',
+    kind: 'DatabaseBackup',
+    metadata: {
+      name: options.name,
+      namespace: 'team-a',
+      resourceVersion: options.resourceVersion ?? '1',
+      creationTimestamp: options.created ?? options.startTime ?? new Date().toISOString(),
+    },
+    spec: { instanceRef: { name: options.instance ?? 'orders-db' }, ...(options.method ? { method: options.method } : {}) },
+    status: {
+      phase: options.phase ?? 'Pending',
+      engine: 'mariadb',
+      restorable: options.phase === 'Succeeded',
+      startTime: options.startTime,
+      completionTime: options.completionTime,
+      size: options.size,
+      location: options.location,
+      source: { apiVersion: 'k8s.mariadb.com/v1alpha1', kind: 'Backup', name: options.name, operator: 'mariadb-operator' },
+    },
   };
 }
 
@@ -176,6 +217,25 @@ export class FakeDatabasesApi implements DatabasesApi {
   });
   getHistory = jest.fn(async (_ref: unknown) => ({ transitions: [], requests: [] }) as any);
   listEntityInstances = jest.fn(async (_entityRef: string) => listOf([]));
+  listBackups = jest.fn(async (ref: { cluster: string }) => ({ cluster: ref.cluster, items: [] as DatabaseBackup[] }));
+  /** The open watches of backups, each as a test can drive it. */
+  readonly backupWatches = new Set<BackupsHandlers>();
+  /** Lists what `listBackups` answers, then follows until closed (as the backend's stream). */
+  watchBackups = jest.fn((ref: any, handlers: BackupsHandlers): (() => void) => {
+    this.backupWatches.add(handlers);
+    this.listBackups(ref).then(r => this.backupWatches.has(handlers) && handlers.onList(r.items), e => handlers.onError?.(e));
+    return () => this.backupWatches.delete(handlers);
+  });
+  createBackup = jest.fn(async (ref: any, _request?: unknown) => ({
+    cluster: ref.cluster as string,
+    backup: makeBackup({ name: `${ref.name}-20261201020000`, instance: ref.name }),
+  }));
+  deleteBackup = jest.fn(async (ref: any, backup: string) => ({
+    cluster: ref.cluster as string,
+    namespace: ref.namespace as string,
+    name: backup,
+    warnings: [`DatabaseBackup "${backup}": the backup data itself is not deleted: no supported operator deletes stored backups with their backup object; remove them from their storage`],
+  }));
 
   subscribe(handlers: DatabasesEventHandlers): () => void {
     this.handlers.add(handlers);
@@ -185,6 +245,11 @@ export class FakeDatabasesApi implements DatabasesApi {
   /** Delivers an event to every subscriber, as the backend's stream would. */
   emit(event: InstanceEvent) {
     for (const h of this.handlers) h.onInstance?.(event);
+  }
+
+  /** Delivers a change of backups to every open watch. */
+  emitBackupChange(change: BackupChange) {
+    for (const h of this.backupWatches) h.onChange(change);
   }
 
   /** Delivers a change of an instance's events to every open watch. */

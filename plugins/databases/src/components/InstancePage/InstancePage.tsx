@@ -45,6 +45,7 @@ import { phaseStyle } from '../../lib/phaseStyle';
 import { ErrorExplanation } from '../ErrorExplanation';
 import { OwnerLink } from '../OwnerLink';
 import { PhaseChip } from '../PhaseChip';
+import { BackupsCard } from './BackupsCard';
 import { ConnectionDetails } from './ConnectionDetails';
 import { ConnectPanel } from './ConnectPanel';
 import { DiagnosisPanel } from './DiagnosisPanel';
@@ -255,6 +256,11 @@ export function InstancePage(props: { instanceRef: InstanceRef }) {
         <Grid item xs={12}>
           <MembersCard members={status?.members} />
         </Grid>
+        {!deleted && (
+          <Grid item xs={12}>
+            <BackupsCard instanceRef={instanceRef} instance={instance} engine={engineInfo} />
+          </Grid>
+        )}
         <Grid item xs={12}>
           <InfoCard title="Events">
             <InstanceEvents instanceRef={instanceRef} />

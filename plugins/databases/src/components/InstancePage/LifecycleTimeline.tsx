@@ -42,6 +42,8 @@ const VERBS: Record<RequestRecord['action'], string> = {
   create: 'requested',
   update: 'changed',
   delete: 'asked to delete',
+  backup: 'asked for a backup of',
+  'delete-backup': 'deleted a backup of',
 };
 
 /** The lifecycle of one instance: each phase change with its time and reason, and who asked for what. */

@@ -1,6 +1,6 @@
 import { Chip, CircularProgress, Tooltip } from '@material-ui/core';
 import { makeStyles, Theme } from '@material-ui/core/styles';
-import { phaseStyle, PhaseTone } from '../../lib/phaseStyle';
+import { phaseStyle, PhaseStyle, PhaseTone } from '../../lib/phaseStyle';
 
 /** Colour of a tone from Backstage's status palette, so chips match the rest of the portal. */
 export function toneColor(theme: Theme, tone: PhaseTone): string {
@@ -42,9 +42,15 @@ const useStyles = makeStyles(theme => ({
  *
  * @public
  */
-export function PhaseChip(props: { phase?: string; reason?: string; size?: 'small' | 'medium' }) {
+export function PhaseChip(props: {
+  phase?: string;
+  reason?: string;
+  size?: 'small' | 'medium';
+  /** How the phases of another lifecycle look (a backup run's); the instance phases by default. */
+  styleOf?: (phase: string) => PhaseStyle;
+}) {
   const phase = props.phase ?? 'Unknown';
-  const style = phaseStyle(phase);
+  const style = (props.styleOf ?? phaseStyle)(phase);
   const classes = useStyles({ tone: style.tone });
   const icon = style.inProgress ? (
     <CircularProgress size={10} thickness={6} className={classes.spinner} aria-hidden />
