@@ -9,6 +9,7 @@ import { frontendFigures } from './figures/frontendFigures';
 import { listFigures } from './figures/listFigures';
 import { applyFigures } from './figures/applyFigures';
 import { memberFigures } from './figures/memberFigures';
+import { backupFigures } from './figures/backupFigures';
 import { memoryFigures } from './figures/memoryFigures';
 import { warmLists } from './figures/warmLists';
 import { slowWatcherFigures } from './figures/slowWatcherFigures';
@@ -41,6 +42,7 @@ const GROUP_RUNNERS: Partial<Record<Group, FigureGroup>> = {
   writes: writeFigures,
   apply: applyFigures,
   members: memberFigures,
+  backups: backupFigures,
 };
 
 /** Backstage and browser figures run up to this size (the issue sets their targets at 10,000). */

@@ -1,7 +1,7 @@
 import type { Iterations } from '../figures/types';
 
 /** Figure groups, in the order they run for each size. */
-export const GROUPS = ['startup', 'list', 'memory', 'watch', 'slow-watcher', 'events', 'writes', 'apply', 'members', 'backstage', 'frontend'] as const;
+export const GROUPS = ['startup', 'list', 'memory', 'watch', 'slow-watcher', 'events', 'writes', 'apply', 'members', 'backups', 'backstage', 'frontend'] as const;
 export type Group = (typeof GROUPS)[number];
 
 /** What `yarn bench` was asked to do. */

@@ -1,0 +1,61 @@
+import { benchNamespace } from '../population/populate';
+import { populateBackups } from '../population/populateBackups';
+import { makeFigure, type Figure } from '../report/Figure';
+import { summarize } from '../report/stats';
+import type { SizeContext } from './types';
+
+const BACKUPS = '/apis/dbaas.platform.dev/v1alpha1/databasebackups';
+const JSON_ACCEPT = { Accept: 'application/json' };
+/** Backup runs per instance of the population: 50,000 across 10,000 instances, the issue's figure. */
+const RUNS_PER_INSTANCE = 5;
+
+/**
+ * Backup list figures (issue 22): `RUNS_PER_INSTANCE` × size completed runs written into the
+ * emulator (over the instances whose operator has backups), then `-A` as JSON p50 and one
+ * namespace p99, as the instance list figures are timed. Targets at 10,000 instances.
+ */
+export async function backupFigures(ctx: SizeContext): Promise<Figure[]> {
+  const { size, iterations: it, client } = ctx;
+  const api = ctx.cluster.apiserverTarget(ctx.apiserver.port);
+  const at10k = size === 10_000;
+  const count = RUNS_PER_INSTANCE * size;
+  const t0 = performance.now();
+  const perNamespace = populateBackups(ctx.cluster.emulator, ctx.instances, count);
+  ctx.log(`  wrote ${count} backup runs in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  // the apiserver serves them once its watch has delivered every one
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    const r = await client.call('fetch', { target: api, request: { path: BACKUPS, headers: JSON_ACCEPT } });
+    const items = r.status === 200 ? (JSON.parse(r.body).items ?? []).length : -1;
+    if (items === count) break;
+    if (Date.now() > deadline) throw new Error(`the apiserver serves ${items} of ${count} backup runs after 300 s`);
+    await new Promise(res => setTimeout(res, 1000));
+  }
+  ctx.log(`  the apiserver serves all ${count} after ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+  const all: number[] = await client.call('timeIterations', {
+    target: api,
+    iterations: Array.from({ length: it.warmup + it.large }, () => [{ path: BACKUPS, headers: JSON_ACCEPT }]),
+    warmup: it.warmup,
+    warmupMs: it.warmupMs,
+  });
+  const a = summarize(all);
+  const namespaces = [...perNamespace.keys()].sort();
+  const nsWarmup = Math.max(it.warmup, namespaces.length);
+  const nsMs: number[] = await client.call('timeIterations', {
+    target: api,
+    iterations: Array.from({ length: nsWarmup + it.small }, (_, i) => [
+      { path: `/apis/dbaas.platform.dev/v1alpha1/namespaces/${namespaces[i % namespaces.length] ?? benchNamespace(0)}/databasebackups`, headers: JSON_ACCEPT },
+    ]),
+    warmup: nsWarmup,
+    warmupMs: it.warmupMs,
+  });
+  const ns = summarize(nsMs);
+  const perNs = Math.round(count / namespaces.length);
+  return [
+    makeFigure('backups: list -A JSON p50', size, a.p50, 'ms', at10k ? { op: '<=', value: 30 } : undefined,
+      `${count} runs over the instances of engines with backups; p99 ${a.p99.toFixed(1)} ms; n=${a.n}`),
+    makeFigure('backups: list one namespace p99', size, ns.p99, 'ms', at10k ? { op: '<=', value: 5 } : undefined,
+      `~${perNs} of ${count}; p50 ${ns.p50.toFixed(2)} ms; n=${ns.n} after ${it.warmupMs / 1000} s of warm-up`),
+  ];
+}
