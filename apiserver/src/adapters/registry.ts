@@ -4,12 +4,13 @@ import { mariadbOperatorAdapter } from './mariadb-operator/adapter';
 import { mysqlOperatorAdapter } from './mysql-operator/adapter';
 import { rabbitmqClusterOperatorAdapter } from './rabbitmq-cluster-operator/adapter';
 import { redisOperatorAdapter } from './redis-operator/adapter';
+import { withBackupStatus } from './shared/withBackupStatus';
 import { withBinding } from './shared/withBinding';
 import type { OperatorAdapter, SourceKind } from './types';
 
 /**
  * Every supported operator. Adding one is a folder and one line here. Each serves its Service
- * Binding (`status.binding`, see withBinding).
+ * Binding (`status.binding`, see withBinding) and what it can do about backups (`status.backup`).
  */
 export const adapters: readonly OperatorAdapter[] = [
   mariadbOperatorAdapter,
@@ -18,7 +19,9 @@ export const adapters: readonly OperatorAdapter[] = [
   eckAdapter,
   rabbitmqClusterOperatorAdapter,
   cloudnativePgAdapter,
-].map(withBinding);
+]
+  .map(withBinding)
+  .map(withBackupStatus);
 
 /** The adapter serving a primary kind, and that kind, or undefined when no adapter does. */
 export function findAdapterForKind(

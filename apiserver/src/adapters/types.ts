@@ -2,13 +2,17 @@ import type {
   BackupCapabilities,
   ConnectionEndpoint,
   DatabaseBackup,
+  DatabaseBackupSchedule,
+  DatabaseBackupScheduleSpec,
   DatabaseBackupSpec,
+  InstanceBackupStatus,
   DiagnosisFinding,
   DatabaseEngineName,
   DatabaseInstance,
   DatabaseInstanceSpec,
   DatabaseTopology,
   ResourceList,
+  RestoreFrom,
 } from '@internal/plugin-databases-common';
 import type { FieldCause } from '../writes/FieldCause';
 import type { EngineRules } from '../writes/EngineRules';
@@ -97,6 +101,12 @@ export interface OperatorAdapter {
    */
   relatedRefs(source: KubeObject, kind: SourceKind): RelatedRef[];
   /**
+   * Whether the cache serves `source` at all (default: every object of `kinds` is served). A
+   * kind shared by two served resources (mariadb-operator's Backup: one run, or with
+   * `spec.schedule` a schedule) is split by it; an object that stops being served is DELETED.
+   */
+  serves?(source: KubeObject, kind: SourceKind): boolean;
+  /**
    * Pure projection of one operator object (and its related objects) to a DatabaseInstance.
    * Sets spec (engine, version, topology, replicas, storage, resources as read back from the
    * operator object) and status (phase via the shared phase table, reason, message,
@@ -165,6 +175,40 @@ export interface BackupSide {
   validate(spec: DatabaseBackupSpec, target: KubeObject): FieldCause[];
   /** The operator object that takes the backup `backup` of `target` now (valid, defaulted). */
   toOperatorObject(backup: DatabaseBackup, target: KubeObject, options?: BuildOptions): KubeObject;
+  /** Which objects of `kinds` are runs (default: all; see OperatorAdapter.serves). */
+  serves?(source: KubeObject, kind: SourceKind): boolean;
+  /** The operator's schedules, each served as a DatabaseBackupSchedule, where this API serves them. */
+  schedules?: ScheduleSide;
+  /** Why schedules of this operator are refused although it has them (no `schedules`). */
+  scheduleRefusal?: string;
+  /**
+   * The last runs the operator records on the instance's own object (`target`), where it does
+   * (CloudNativePG's status.lastSuccessfulBackup); served in `status.backup`.
+   */
+  recordedRuns?(target: KubeObject): Pick<InstanceBackupStatus, 'lastSuccessfulTime' | 'lastFailedTime' | 'firstRecoverabilityPoint'>;
+}
+
+/**
+ * An operator's backup schedules: each object of `kinds` that `serves` accepts is one schedule,
+ * served as a DatabaseBackupSchedule. Pure, like the rest of the adapter.
+ */
+export interface ScheduleSide {
+  kinds: SourceKind[];
+  relatedTypes: ResourceType[];
+  relatedRefs(source: KubeObject, kind: SourceKind): RelatedRef[];
+  serves?(source: KubeObject, kind: SourceKind): boolean;
+  /** One schedule object (and what it runs: a CronJob) as a DatabaseBackupSchedule. */
+  project(source: KubeObject, kind: SourceKind, related: RelatedLookup): DatabaseBackupSchedule;
+  /**
+   * Every bad field of `spec` for `target` (the instance's operator object) that this operator
+   * cannot honour (retention it keeps elsewhere, a method the instance lacks). The cron itself
+   * is checked before, the same for every operator (validateCron). Kubernetes field paths.
+   */
+  validate(spec: DatabaseBackupScheduleSpec, target: KubeObject): FieldCause[];
+  /** The operator object that runs `schedule` for `target` (valid, defaulted). */
+  toOperatorObject(schedule: DatabaseBackupSchedule, target: KubeObject, options?: BuildOptions): KubeObject;
+  /** `current` (the schedule's operator object) changed to run as `spec` says; the rest kept. */
+  applyUpdate(current: KubeObject, spec: DatabaseBackupScheduleSpec): KubeObject;
 }
 
 /** What a new instance gets for each field the request leaves out (per engine and topology). */
@@ -224,6 +268,8 @@ export interface AdapterWriteSide {
   pause?: PauseSwitch;
   /** How the operator moves its primary (`spec.primary`); absent where it has no switchover. */
   primary?: PrimarySwitch;
+  /** How the operator creates an instance from a backup (`spec.restoreFrom`); absent where it cannot. */
+  restore?: RestoreWrite;
   /** Topology of a new instance that names none. */
   defaultTopology: DatabaseTopology;
   /** Documented defaults for a topology (docs/engines.md). */
@@ -269,4 +315,32 @@ export interface AdapterWriteSide {
     source: KubeObject,
     secret: KubeObject | undefined,
   ): ConnectionDetails;
+}
+
+/**
+ * Where a new instance's data comes from, as the apiserver resolved `spec.restoreFrom` from its
+ * caches: a DatabaseBackup (with its operator object and, while it exists, the operator object
+ * of the instance it backed up), or a source instance and a point in time.
+ */
+export type RestoreSource =
+  | { backup: DatabaseBackup; backupObject: KubeObject; backedUp?: KubeObject }
+  | { instance: KubeObject; pointInTime: string };
+
+/**
+ * How an operator creates a new instance from a backup: pure functions, like the write side.
+ * The apiserver has checked what is the same for every engine (the backup Succeeded and
+ * restorable, of this engine; a point in time well-formed, past, and offered by the engine).
+ */
+export interface RestoreWrite {
+  /**
+   * Why `spec.restoreFrom.pointInTime` is refused, in the operator's terms, where the engine
+   * cannot stop a restore at a point in time (BackupCapabilities.pointInTime false).
+   */
+  pointInTimeRefusal?: string;
+  /** Every reason this operator cannot restore from `source` (a source without a backup destination). */
+  validate(source: RestoreSource): FieldCause[];
+  /** `object` (built by toOperatorObject) told to restore from `source`: a copy. */
+  apply(object: KubeObject, source: RestoreSource): KubeObject;
+  /** `spec.restoreFrom` as the operator object says it, for the projection. */
+  read(object: KubeObject): RestoreFrom | undefined;
 }

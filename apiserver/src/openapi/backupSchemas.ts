@@ -20,6 +20,22 @@ export const backupSchemas: Record<string, Schema> = {
       reason: str('Why the engine has no backups.'),
     },
   },
+  [schemaName('InstanceBackupStatus')]: {
+    type: 'object',
+    description: 'What an instance can do about backups now, and the last runs its operator records.',
+    required: ['onDemand', 'schedule', 'restore', 'pointInTime'],
+    properties: {
+      onDemand: bool('A backup can be taken now.'),
+      schedule: bool('Backups can run on a schedule.'),
+      restore: bool('A new instance can be created from its backups.'),
+      pointInTime: bool('A restore can stop at a point in time.'),
+      methods: { type: 'array', description: 'spec.method values the operator offers, the default first.', items: { type: 'string' } },
+      reason: str('Why the instance cannot be backed up now (its engine has no backups, or its operator object has no backup destination).'),
+      lastSuccessfulTime: str('When the last successful backup was taken, as the operator records it.', { format: 'date-time' }),
+      lastFailedTime: str('When the last failed backup was taken, as the operator records it.', { format: 'date-time' }),
+      firstRecoverabilityPoint: str('The earliest time a restore can go back to, as the operator records it.', { format: 'date-time' }),
+    },
+  },
   [schemaName('InstanceReference')]: {
     type: 'object',
     description: 'A DatabaseInstance in the same namespace.',

@@ -73,6 +73,21 @@ const instanceSchemas: Record<string, Schema> = {
       primary: str(
         'The member (pod name, one of status.members) to be primary. Changing it is a switchover (mariadb-operator replication: its primary pod index; CloudNativePG: a promotion, as kubectl cnpg promote does): Updating with reason Switchover until the operator reports it. Refused where the operator has no switchover, or the member does not exist or is not ready.',
       ),
+      restoreFrom: refField(
+        schemaName('RestoreFrom'),
+        'Only on create: restore the new instance from a backup ({backup}) or to a point in time ({instance, pointInTime}); Provisioning with reason Restoring until the operator has restored it. An update that adds or changes it is refused.',
+        false,
+      ),
+    },
+  },
+  [schemaName('RestoreFrom')]: {
+    type: 'object',
+    description:
+      'Where a new instance\'s data comes from: a DatabaseBackup, or an instance and a point in time where the engine offers one (DatabaseEngine spec.backup.pointInTime: CloudNativePG). Only on create.',
+    properties: {
+      backup: str('Name of a Succeeded, restorable DatabaseBackup of the same engine in this namespace.'),
+      instance: str('Name of the instance (with a backup destination) whose base backup and archived WAL are replayed.'),
+      pointInTime: str('RFC 3339 time to stop the recovery at; not in the future.', { format: 'date-time' }),
     },
   },
   [schemaName('SourceReference')]: {
@@ -164,6 +179,11 @@ const instanceSchemas: Record<string, Schema> = {
       binding: refField(
         schemaName('SecretReference'),
         'servicebinding.io Provisioned Service: the Secret an application binds to (type, provider, host, port, username, password, database, uri); absent until it exists.',
+        false,
+      ),
+      backup: refField(
+        schemaName('InstanceBackupStatus'),
+        "What the instance can do about backups now (its engine's capabilities narrowed by its operator object's configuration, with the reason where it can do none) and the last runs its operator records on the object. Each run is a DatabaseBackup.",
         false,
       ),
       observedGeneration: { type: 'integer', format: 'int64', description: 'The metadata.generation this status was computed for.' },

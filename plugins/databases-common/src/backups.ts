@@ -73,3 +73,82 @@ export interface DatabaseBackupList {
   metadata: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
   items: DatabaseBackup[];
 }
+
+export const DATABASE_BACKUP_SCHEDULE_KIND = 'DatabaseBackupSchedule';
+export const DATABASE_BACKUP_SCHEDULE_PLURAL = 'databasebackupschedules';
+export const DATABASE_BACKUP_SCHEDULE_SINGULAR = 'databasebackupschedule';
+export const DATABASE_BACKUP_SCHEDULE_SHORT_NAMES = ['dbbs'];
+
+/**
+ * One backup schedule of an instance (mariadb-operator `Backup` with `spec.schedule`,
+ * CloudNativePG `ScheduledBackup`). Times are UTC.
+ */
+export interface DatabaseBackupScheduleSpec {
+  /** The instance backed up, in the schedule's namespace (the name of its operator object). */
+  instanceRef: { name: string };
+  /**
+   * When, as a 5-field cron (`minute hour day-of-month month day-of-week`, UTC), translated to
+   * each operator's format (CloudNativePG: 6 fields, seconds first). A cron fires at most once
+   * a minute.
+   */
+  schedule: string;
+  /** No new runs while true (runs already started go on). */
+  suspend?: boolean;
+  /**
+   * How long the runs of this schedule are kept (`30d`, `720h`), where the operator keeps them
+   * per schedule (mariadb-operator `spec.maxRetention`); refused where it cannot.
+   */
+  retention?: string;
+  /** How, where the operator has several ways (CloudNativePG: barmanObjectStore, volumeSnapshot, plugin). */
+  method?: string;
+}
+
+export interface DatabaseBackupScheduleStatus {
+  engine: DatabaseEngineName;
+  /** When the last run was started (RFC 3339), as the operator reports it. */
+  lastScheduleTime?: string;
+  /** When the next run is due (RFC 3339); absent while suspended or not known. */
+  nextScheduleTime?: string;
+  /** When a run last succeeded / failed, where known. */
+  lastSuccessfulTime?: string;
+  lastFailedTime?: string;
+  /** PascalCase: Scheduled, Running, Suspended, LastRunFailed, Error, ... */
+  reason?: string;
+  /** The operator's own words, verbatim where it has them. */
+  message?: string;
+  /** The operator object this schedule is a projection of. */
+  source: SourceRef;
+  /** The raw upstream status, untouched. */
+  operatorStatus?: unknown;
+  conditions?: Condition[];
+}
+
+export interface DatabaseBackupSchedule {
+  apiVersion: 'dbaas.platform.dev/v1alpha1';
+  kind: 'DatabaseBackupSchedule';
+  metadata: ObjectMeta;
+  spec: DatabaseBackupScheduleSpec;
+  status?: DatabaseBackupScheduleStatus;
+}
+
+export interface DatabaseBackupScheduleList {
+  apiVersion: 'dbaas.platform.dev/v1alpha1';
+  kind: 'DatabaseBackupScheduleList';
+  metadata: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
+  items: DatabaseBackupSchedule[];
+}
+
+/**
+ * `DatabaseInstance.status.backup`: what this instance can do about backups now (its engine's
+ * capabilities, narrowed by how its operator object is configured: a CloudNativePG Cluster without
+ * a backup destination cannot be backed up) and the times its operator records on the instance's
+ * object, where it records them (CloudNativePG). Every run is a DatabaseBackup.
+ */
+export interface InstanceBackupStatus extends BackupCapabilities {
+  /** When the last backup that succeeded was taken, as the operator records it. */
+  lastSuccessfulTime?: string;
+  /** When the last backup that failed was taken, as the operator records it. */
+  lastFailedTime?: string;
+  /** The earliest time a restore can go back to, where the operator records it (point in time). */
+  firstRecoverabilityPoint?: string;
+}

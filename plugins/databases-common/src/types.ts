@@ -1,4 +1,4 @@
-import type { BackupCapabilities } from './backups';
+import type { BackupCapabilities, InstanceBackupStatus } from './backups';
 
 /**
  * An engine's name (`mariadb`, `postgresql`...): a DNS label, the name of its DatabaseEngine.
@@ -90,6 +90,23 @@ export interface DatabaseInstanceSpec {
    * operator picks its primary itself and has not been told one.
    */
   primary?: string;
+  /**
+   * Where a new instance's data comes from (only on create; an update that adds or changes it
+   * is refused): a DatabaseBackup of this namespace, or, where the engine can stop a restore at
+   * a point in time (DatabaseEngine spec.backup.pointInTime), an instance and an RFC 3339 time.
+   * Read back from the operator object.
+   */
+  restoreFrom?: RestoreFrom;
+}
+
+/** `spec.restoreFrom`: either `{ backup }` or `{ instance, pointInTime }`. */
+export interface RestoreFrom {
+  /** Name of a Succeeded, restorable DatabaseBackup of the same engine in this namespace. */
+  backup?: string;
+  /** Name of the instance whose backups and archived WAL are replayed (point in time). */
+  instance?: string;
+  /** RFC 3339 time to stop the recovery at, not in the future. */
+  pointInTime?: string;
 }
 
 export interface SourceRef {
@@ -149,6 +166,8 @@ export interface DatabaseInstanceStatus {
    * host, port, username, password, database, uri), kept by the apiserver; absent until it exists.
    */
   binding?: { name: string };
+  /** What the instance can do about backups, and the last runs its operator records (see DatabaseBackup). */
+  backup?: InstanceBackupStatus;
   observedGeneration?: number;
   /** Every member (pod) the operator runs for the instance, in the order the operator names them. */
   members?: DatabaseMember[];
