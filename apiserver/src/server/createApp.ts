@@ -214,6 +214,9 @@ export function createApp(options: CreateAppOptions): DatabasesApp {
     updateAttempts: options.writes.updateAttempts ?? 3,
     recentCreates: new Map(),
     generatePassword,
+    // spec.restoreFrom: the backup it names, and get on it as the user
+    backups: options.backups,
+    authorizer,
   };
 
   // discovery and routing follow this table: a verb is advertised exactly when it has a handler

@@ -122,15 +122,28 @@ export function prepareUpdate(
   const sent = quantitiesAsStrings(next);
   const spec: DatabaseInstanceSpec = {
     ...sent,
+    restoreFrom: previous.restoreFrom,
     topology: next.topology ?? previous.topology,
     version: next.version ?? previous.version,
     replicas: next.replicas ?? previous.replicas,
     storage: mergedStorage(sent.storage, previous.storage),
   };
   const causes = ratchet(found.write.validate(spec, ctx), spec, previous);
+  const restore = restoreChange(next.restoreFrom, previous.restoreFrom);
+  if (restore) causes.push(restore);
   if (causes.length > 0) return { causes };
   const result = found.write.applyUpdate(current, spec, previous, update);
   return 'causes' in result ? result : { object: result.object, spec };
+}
+
+/**
+ * `spec.restoreFrom` belongs to creation: an update that adds or changes it is refused. The
+ * projection reads it back from the operator object, so an apply that sends it unchanged passes,
+ * and one that leaves it out keeps it.
+ */
+function restoreChange(next: unknown, previous: unknown): FieldCause | undefined {
+  if (next === undefined || JSON.stringify(next) === JSON.stringify(previous)) return undefined;
+  return forbidden('spec.restoreFrom', 'a restore is chosen only when the instance is created: create a new instance with spec.restoreFrom');
 }
 
 /** The value at a `spec.a.b` cause path. */

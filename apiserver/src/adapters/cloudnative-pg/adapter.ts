@@ -21,6 +21,7 @@ import { storageOf } from '../shared/storageOf';
 import type { KubeObject, OperatorAdapter, SourceKind } from '../types';
 import { appSecretName } from './appSecretName';
 import { clusterFacts } from './clusterFacts';
+import { postgresqlRestore } from './restore';
 import { POSTGRES_PORT, postgresqlPause, postgresqlWriteSide } from './write';
 import { withMembers } from '../shared/members';
 import { cnpgMembers } from './members';
@@ -137,6 +138,7 @@ export const cloudnativePgAdapter: OperatorAdapter = withMembers({
         deletionProtection: deletionProtectionOf(source),
         paused: pausedOf(postgresqlPause, source),
         primary: postgresqlPrimary.read(source),
+        restoreFrom: postgresqlRestore.read(source),
       },
       facts: clusterFacts(source),
       version: runningVersion(status),

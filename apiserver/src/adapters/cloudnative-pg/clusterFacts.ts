@@ -14,6 +14,12 @@ import { FAILOVER_MARKER } from './primary';
 export const HIBERNATION_CONDITION = 'cnpg.io/hibernation';
 const RECONCILIATION_ANNOTATION = 'cnpg.io/reconciliationLoop';
 
+/** `PhaseFirstPrimary`: the first instance is being created (by initdb, or by a recovery). */
+const FIRST_PRIMARY = 'Setting up primary';
+
+/** The Cluster bootstraps from a backup (`spec.bootstrap.recovery`), not with initdb. */
+const isRecovery = (spec: Record<string, any>) => asRecord(asRecord(spec.bootstrap)?.recovery) !== undefined;
+
 /** No verdict possible: the phase is missing or a sentence this adapter does not know. */
 const noVerdict = (message: string): Signal => ({
   reason: 'UnrecognizedPhase',
@@ -135,7 +141,9 @@ export function clusterFacts(source: KubeObject): PhaseFacts {
   const signal = { reason: meaning?.reason ?? '', message: reason ?? phase };
   switch (meaning?.fact) {
     case 'creating':
-      facts.progress = signal;
+      // the first primary of a Cluster bootstrapped with recovery is the restore itself
+      // (its Job `<name>-1-full-recovery`, internal/controller/cluster_create.go)
+      facts.progress = phase === FIRST_PRIMARY && isRecovery(spec) ? { ...signal, reason: 'Restoring' } : signal;
       break;
     case 'changing':
       facts.progress = { ...signal, change: true };

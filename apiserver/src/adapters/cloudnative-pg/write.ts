@@ -16,6 +16,7 @@ import { storageRequest } from '../../writes/storageRequest';
 import { asRecord, asString, nameOf, namespaceOf } from '../shared/read';
 import type { AdapterWriteSide, SourceKind } from '../types';
 import { appSecretName } from './appSecretName';
+import { postgresqlRestore } from './restore';
 
 export const POSTGRES_PORT = 5432;
 /**
@@ -96,6 +97,7 @@ export const postgresqlPause = markerPause('annotations', 'cnpg.io/hibernation',
 export function postgresqlWriteSide(kind: SourceKind): AdapterWriteSide {
   return {
     ...rulesWriteSide(postgresqlRules, 'standalone'),
+    restore: postgresqlRestore,
     defaults: topology => ({
       version: '18.4',
       replicas: topology === 'replication' ? 3 : 1,

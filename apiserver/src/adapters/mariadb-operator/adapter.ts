@@ -28,6 +28,8 @@ import {
   pascalCase,
 } from '../shared/read';
 import { mariadbBackups } from './backup';
+import { mariadbRestore } from './restore';
+import { restoringFacts } from './restoring';
 import { mariadbFindings } from './findings';
 import { mariadbMembers } from './members';
 import { mariadbTopologyOf } from './topology';
@@ -63,8 +65,6 @@ const CHANGE_REASONS = new Set([
 /** Ready=False reasons for work under way during creation. */
 const PROVISIONING_REASONS = new Set([
   'Initializing',
-  'RestoreBackup',
-  'RestoreNotComplete',
   'RestorePhysicalBackup',
   'GaleraInitializing',
 ]);
@@ -153,6 +153,7 @@ export function mariadbFacts(source: KubeObject): PhaseFacts {
       if (reason) facts.notReadyReason = pascalCase(reason);
     }
   }
+  restoringFacts(source, facts);
   // a switchover asked for (spec.replication.primary.podIndex) that the operator has not begun
   // or not reported done: the primary is moving, whatever Ready still says
   const switchingTo = pendingSwitchover(source);
@@ -260,6 +261,7 @@ export const mariadbOperatorAdapter: OperatorAdapter = withMembers({
         deletionProtection: deletionProtectionOf(source),
         paused: pausedOf(mariadbPause, source),
         primary: mariadbPrimary.read(source),
+        restoreFrom: mariadbRestore.read(source),
       },
       facts: withFailover(mariadbFacts(source), source, related, mariadbMembers.pods),
       // defaultVersion is what the operator runs when the image tag names no version.

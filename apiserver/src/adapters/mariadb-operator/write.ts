@@ -1,3 +1,4 @@
+import { mariadbRestore } from './restore';
 import type { DatabaseTopology } from '@internal/plugin-databases-common';
 import { endpointsWithUris } from '../../writes/connectionEndpoints';
 import type { EngineRules } from '../../writes/EngineRules';
@@ -99,6 +100,7 @@ export const mariadbPause = specFieldPause('suspend');
 export function mariadbWriteSide(kind: SourceKind): AdapterWriteSide {
   return {
     ...rulesWriteSide(mariadbRules, 'standalone'),
+    restore: mariadbRestore,
     defaults: (topology): InstanceDefaults => ({
       version: '11.4',
       replicas: REPLICAS[topology] ?? 1,

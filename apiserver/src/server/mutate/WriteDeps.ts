@@ -1,4 +1,6 @@
 import type { OperatorAdapter } from '../../adapters/types';
+import type { Authorizer } from '../../auth/types';
+import type { BackupStore } from '../../backups/BackupStore';
 import type { InstanceStore } from '../../cache/types';
 import type { KubeWriter } from '../../kube/KubeWriter';
 import type { EngineValidationContexts } from '../../writes/validateSpec';
@@ -31,4 +33,11 @@ export interface WriteDeps {
   recentCreates: Map<string, string>;
   /** Passwords for Secrets created before an operator object (crypto-random). */
   generatePassword: () => string;
+  /** The backups a create may restore from (`spec.restoreFrom.backup`); without it none can be named. */
+  backups?: BackupStore;
+  /**
+   * The apiserver's authorizer: a restore needs `get` on the backup besides `create` on
+   * databaseinstances (asked as the user, through the same SubjectAccessReviews).
+   */
+  authorizer?: Authorizer;
 }

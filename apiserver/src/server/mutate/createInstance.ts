@@ -8,7 +8,9 @@ import {
 import type { KubeObject, SourceKind } from '../../adapters/types';
 import { SECRETS } from '../../kube/KubeWriter';
 import { managedTime, managerName, recordManagers, recordUpdate, type Manager } from '../../managedFields';
-import { prepareCreate } from '../../writes/validateSpec';
+import { prepareCreate, writableAdapterFor } from '../../writes/validateSpec';
+import { resolveRestore, type RestoreLookups } from '../../writes/resolveRestore';
+import { checkRestoreAccess } from './restoreAccess';
 import { validateInstanceName } from '../../writes/validateName';
 import type { HandlerContext } from '../readHandlers';
 import { badRequest, invalid, StatusError } from '../StatusError';
@@ -95,8 +97,14 @@ export async function createFrom(
     },
     spec: decoded.spec,
   };
+  const user = ctx.user ?? { username: '', groups: [] };
+  const restoreFrom: unknown = (decoded.spec as { restoreFrom?: unknown } | undefined)?.restoreFrom;
+  // authorization comes before validation, as in kube-apiserver: a refused user learns nothing of the backup
+  await checkRestoreAccess(deps, user, namespace, (restoreFrom as { backup?: unknown } | undefined)?.backup);
   const prepared = prepareCreate(request, deps.adapters, deps.validation);
-  const causes = [...validateMetadata(request.metadata), ...prepared.causes];
+  const engine = writableAdapterFor(request.spec, deps.adapters);
+  const restore = 'reason' in engine ? { causes: [] } : resolveRestore(restoreFrom, engine.adapter, engine.write, restoreLookups(deps, namespace));
+  const causes = [...validateMetadata(request.metadata), ...prepared.causes, ...restore.causes];
   if (!('instance' in prepared) && !causes.some(c => c.field === 'metadata.name')) {
     // without a known engine the per-engine length is unknown; the name is still checked
     causes.unshift(...validateInstanceName(name, 63, 'Kubernetes'));
@@ -105,7 +113,6 @@ export async function createFrom(
     throw invalid(DATABASE_INSTANCE_KIND, DATABASES_API_GROUP, name, causes);
   }
   const { instance, adapter, write } = prepared;
-  const user = ctx.user ?? { username: '', groups: [] };
 
   const refusal = await deps.policy.check({ namespace, name, spec: instance.spec, user, current: deps.store.list(namespace) });
   if (refusal) throw refusal;
@@ -114,7 +121,9 @@ export async function createFrom(
   if (holder) throw alreadyExists(name, holder);
 
   const kind = write.kindFor(instance.spec.topology!);
-  const object = recordManagers(write.toOperatorObject(instance, { requestedBy: user.username || undefined }), ownership(request, managedTime()));
+  const built = write.toOperatorObject(instance, { requestedBy: user.username || undefined });
+  const restoring = 'source' in restore && restore.source && write.restore ? write.restore.apply(built, restore.source) : built;
+  const object = recordManagers(restoring, ownership(request, managedTime()));
   // created paused: the operator is told before it ever acts (prepareCreate refused it where it cannot)
   if (instance.spec.paused === true) write.pause?.set(object, true);
   const source = { adapter, kind };
@@ -156,6 +165,23 @@ export async function createFrom(
   else setTimeout(() => deps.recentCreates.delete(key), 60_000).unref?.();
   const answer = (seen && deps.store.get(namespace, name)) || projectObject(source, created);
   sendObject(ctx.res, ctx.req.headers.accept, 201, answer, warnings);
+}
+
+/** What `spec.restoreFrom` may name in `namespace`: the backup and instance caches. */
+function restoreLookups(deps: WriteDeps, namespace: string): RestoreLookups {
+  return {
+    namespace,
+    now: new Date(),
+    backup: name => {
+      const backup = deps.backups?.get(namespace, name);
+      const source = deps.backups?.source(namespace, name);
+      return backup && source ? { backup, object: source.object } : undefined;
+    },
+    instance: name => {
+      const source = deps.store.source(namespace, name);
+      return source ? { adapter: source.adapter, object: source.object } : undefined;
+    },
+  };
 }
 
 /** Secrets first (reusing any that exist), then the operator object; rolls the Secrets back on failure. */

@@ -36,6 +36,7 @@ const INSTANCE_SHAPE: Shape = {
     deletionProtection: true,
     paused: true,
     primary: true,
+    restoreFrom: { backup: true, instance: true, pointInTime: true },
   },
   // status is ignored on writes, whatever it holds
   status: true,

@@ -33,8 +33,9 @@ export const statusExpectations: StatusExpectations = {
   },
   'mariadb-operator/status/mariadb-provisioning-restoring-backup.argocd-fixture.yaml':
     {
+      // Ready=False RestoreNotComplete: a restore under way, in the shared word for it
       phase: 'Provisioning',
-      reason: 'RestoreNotComplete',
+      reason: 'Restoring',
       message: 'Restoring backup',
     },
   'mariadb-operator/status/mariadb-ready.argocd-fixture.yaml': {
