@@ -78,7 +78,9 @@ export class SourceEntries {
     { informer, obj, ns, name }: SourceObject,
     logger?: { warn(msg: string, meta?: object): void },
   ): string | undefined {
-    if (!informer || !obj) {
+    // an object its adapter does not serve (serves) is as good as absent: one that stops being
+    // served (a mariadb Backup given a schedule) is DELETED here and ADDED where it now belongs
+    if (!informer || !obj || informer.adapter.serves?.(obj, informer.kind) === false) {
       return this.delete(key);
     }
     let relatedKeys: string[] = [];

@@ -1,4 +1,5 @@
 import type { BackupPhase, DatabaseBackup } from '@internal/plugin-databases-common';
+import { cloudnativePgSchedules } from './schedule';
 import { invalid, notSupported, type FieldCause } from '../../writes/FieldCause';
 import { backupMetadata } from '../shared/backupMetadata';
 import { asArray, asRecord, asString, nameOf, pascalCase } from '../shared/read';
@@ -169,6 +170,10 @@ export const cloudnativePgBackups: BackupSide = {
       return [notSupported('spec.method', method, CNPG_BACKUP_METHODS)];
     const missing = missingFor(method, target);
     return missing ? [invalid('spec.method', method, missing)] : [];
+  },
+  // a getter: schedule.ts reads this module's helpers, so its side exists only once both loaded
+  get schedules() {
+    return cloudnativePgSchedules;
   },
   toOperatorObject(backup: DatabaseBackup, target, options) {
     const method = cnpgMethodFor(backup.spec.method, target);

@@ -7,7 +7,6 @@ import { emptyLookup, lookupOf } from '../__testUtils__/schemaDerivedFixtures';
 import type { KubeObject } from '../types';
 import { mariadbOperatorAdapter } from './adapter';
 import { MARIADB_BACKUP, mariadbBackups } from './backup';
-import { cronJobType } from './cronJobType';
 
 const T = '2026-07-01T10:02:30Z';
 const complete = (status: 'True' | 'False', reason: string, message: string) => ({
@@ -32,29 +31,13 @@ function backup(status?: Record<string, unknown>, spec: Record<string, unknown> 
 const scheduled = (status?: Record<string, unknown>) =>
   backup(status, { schedule: { cron: '0 3 * * *', suspend: false } });
 
-function cronJob(owner: KubeObject, status: Record<string, unknown>): KubeObject {
-  return {
-    apiVersion: 'batch/v1',
-    kind: 'CronJob',
-    metadata: {
-      name: owner.metadata?.name,
-      namespace: owner.metadata?.namespace,
-      uid: 'cj-1',
-      resourceVersion: '9',
-      ownerReferences: [{ apiVersion: owner.apiVersion, kind: 'Backup', name: owner.metadata?.name, uid: owner.metadata?.uid, controller: true }],
-    },
-    spec: { schedule: '0 3 * * *', suspend: false, jobTemplate: { spec: {} } },
-    status,
-  };
-}
-
 const project = (source: KubeObject, related: KubeObject[] = []) =>
   mariadbBackups.project(source, MARIADB_BACKUP, related.length ? lookupOf(related) : emptyLookup);
 
 describe('mariadb-operator backups: upstream samples', () => {
   // ../shared/operators/mariadb-operator/status has no Backup status (README: "Backup/Restore
   // ... status samples (only Argo CD fixtures exist)"): the samples, which have none yet.
-  it.each(['backup.yaml', 'backup_scheduled.yaml'])('samples/%s fits the CRD and is Pending before the operator', file => {
+  it.each(['backup.yaml'])('samples/%s fits the CRD and is Pending before the operator', file => {
     const sample = { ...readSample('mariadb-operator', file, 'Backup') };
     sample.metadata = { ...sample.metadata, namespace: 'fixtures' };
     assertFitsCrd('mariadb-operator', MARIADB_BACKUP, sample);
@@ -62,12 +45,12 @@ describe('mariadb-operator backups: upstream samples', () => {
     expect(out.spec.instanceRef).toEqual({ name: 'mariadb' });
     expect(out.status).toMatchObject({
       phase: 'Pending',
-      reason: file === 'backup.yaml' ? 'WaitingForOperator' : 'Scheduled',
+      reason: 'WaitingForOperator',
       restorable: false,
       engine: 'mariadb',
       source: { apiVersion: 'k8s.mariadb.com/v1alpha1', kind: 'Backup', name: 'backup', operator: 'mariadb-operator' },
     });
-    expect(out.status?.location).toBe(file === 'backup.yaml' ? 'persistentvolumeclaim/backup' : 's3://backups');
+    expect(out.status?.location).toBe('persistentvolumeclaim/backup');
   });
 });
 
@@ -155,39 +138,16 @@ describe('mariadb-operator backups: derived-from-schema runs', () => {
   });
 });
 
-describe('mariadb-operator backups: a scheduled Backup (one object for the series)', () => {
-  const cases: Array<[string, Record<string, unknown>, Record<string, unknown>]> = [
-    ['never run: Pending', {}, { phase: 'Pending' }],
-    ['a run active: Running', { active: [{ name: 'orders-db-1-29712345' }], lastScheduleTime: '2026-07-01T03:00:00Z' }, { phase: 'Running', startTime: '2026-07-01T03:00:00Z' }],
-    [
-      'the last run succeeded: Succeeded',
-      { lastScheduleTime: '2026-07-01T03:00:00Z', lastSuccessfulTime: '2026-07-01T03:01:10Z' },
-      { phase: 'Succeeded', restorable: true, completionTime: '2026-07-01T03:01:10Z' },
-    ],
-    [
-      'the last run failed (scheduled after the last success, none active): Failed',
-      { lastScheduleTime: '2026-07-02T03:00:00Z', lastSuccessfulTime: '2026-07-01T03:01:10Z' },
-      { phase: 'Failed', restorable: false },
-    ],
-  ];
-  it.each(cases)('%s, reason Scheduled', (_name, cronStatus, expected) => {
-    const source = scheduled(complete('False', 'CronJobScheduled', 'Scheduled'));
-    assertFitsCrd('mariadb-operator', MARIADB_BACKUP, source);
-    expect(project(source, [cronJob(source, cronStatus)]).status).toMatchObject({ ...expected, reason: 'Scheduled' });
-    expect(project(source, [cronJobType.slim!(cronJob(source, cronStatus))])).toEqual(project(source, [cronJob(source, cronStatus)]));
+describe('mariadb-operator backups: only one-off Backups are runs', () => {
+  it('serves a Backup without spec.schedule; a scheduled one is a DatabaseBackupSchedule (schedule.ts)', () => {
+    expect(mariadbBackups.serves!(backup(), MARIADB_BACKUP)).toBe(true);
+    expect(mariadbBackups.serves!(scheduled(), MARIADB_BACKUP)).toBe(false);
   });
 
-  it('without its CronJob in the cache, from the Complete condition', () => {
-    expect(project(scheduled(complete('True', 'CronJobSuccess', 'Success'))).status).toMatchObject({ phase: 'Succeeded', reason: 'Scheduled', message: 'Success' });
-    expect(project(scheduled(complete('False', 'CronJobFailed', 'Failed'))).status).toMatchObject({ phase: 'Failed', reason: 'Scheduled' });
-    expect(project(scheduled(complete('False', 'CronJobRunning', 'Running'))).status).toMatchObject({ phase: 'Running', reason: 'Scheduled' });
-  });
-
-  it('relatedRefs: the run\'s Job, or the series\' CronJob, by name', () => {
+  it("relatedRefs: the run's Job, by name", () => {
     expect(mariadbBackups.relatedRefs(backup(), MARIADB_BACKUP)).toEqual([
       { type: mariadbBackups.relatedTypes[0], namespace: 'team-a', name: 'orders-db-1' },
     ]);
-    expect(mariadbBackups.relatedRefs(scheduled(), MARIADB_BACKUP)).toEqual([{ type: cronJobType, namespace: 'team-a', name: 'orders-db-1' }]);
   });
 });
 

@@ -5,20 +5,18 @@ import { jobState } from '../shared/jobState';
 import { jobType } from '../shared/jobType';
 import { ownedBy } from '../shared/ownedBy';
 import {
-  asArray,
   asRecord,
   asString,
   findCondition,
   nameOf,
   namespaceOf,
   pascalCase,
-  quantity,
   type UpstreamConditionLike,
 } from '../shared/read';
-import { claimStorageOf } from '../shared/storageOf';
 import { toBackup } from '../shared/toBackup';
-import type { BackupSide, KubeObject, RelatedLookup, SourceKind } from '../types';
-import { cronJobType } from './cronJobType';
+import type { BackupSide, KubeObject, RelatedLookup } from '../types';
+import { backupObject, isScheduled, MARIADB_BACKUP } from './backupObject';
+import { mariadbSchedules } from './schedule';
 
 /**
  * mariadb-operator's backups (v26.6.0, ../shared/operators/mariadb-operator):
@@ -31,7 +29,8 @@ import { cronJobType } from './cronJobType';
  *   .WithMetadata(backup.Spec.InheritMetadata)). With `storage.persistentVolumeClaim` it also
  *   creates a PVC of the Backup's name (reconcileStorage).
  * - A `Backup` with `spec.schedule` is one object for the whole series: the controller keeps a
- *   CronJob of the Backup's name, and each run is a Job that CronJob creates.
+ *   CronJob of the Backup's name, and each run is a Job that CronJob creates. It is served as a
+ *   DatabaseBackupSchedule (schedule.ts), not here (`serves`).
  * - `status` holds only `conditions`; the one condition is `Complete`
  *   (pkg/condition/complete.go). For a Job: SetCompleteWithJob writes `Complete=True` reason
  *   `JobComplete` "Success", `Complete=False` `JobRunning` "Running" / `JobSuspended`, and, the
@@ -49,13 +48,7 @@ import { cronJobType } from './cronJobType';
  * before" `targetRecoveryTime` among the files the Backup wrote: not a point-in-time recovery
  * (hence `pointInTime: false`).
  */
-export const MARIADB_BACKUP: SourceKind = {
-  group: 'k8s.mariadb.com',
-  version: 'v1alpha1',
-  plural: 'backups',
-  kind: 'Backup',
-  topologies: [],
-};
+export { MARIADB_BACKUP };
 
 /**
  * Every Job of the cluster: the operator puts no label of its own on a Backup's Job (see
@@ -66,7 +59,6 @@ const JOBS = jobType();
 
 const OPERATOR = 'mariadb-operator';
 
-const isScheduled = (source: KubeObject) => asRecord(asRecord(source.spec)?.schedule) !== undefined;
 
 interface Verdict {
   phase: BackupPhase;
@@ -130,42 +122,6 @@ function onDemandVerdict(source: KubeObject, related: RelatedLookup): Verdict {
   }
 }
 
-/**
- * A scheduled Backup is a series, not a run. Until its runs (the CronJob's Jobs) are served
- * one by one, it is served as one DatabaseBackup whose phase is its LAST run's, read from the
- * CronJob's status as SetCompleteWithCronJob reads it (active runs, lastScheduleTime against
- * lastSuccessfulTime), with reason `Scheduled` so that nobody takes it for one run.
- */
-function scheduledVerdict(source: KubeObject, related: RelatedLookup): Verdict {
-  const complete = findCondition(source.status, 'Complete');
-  const message = opMessage(complete);
-  const withMessage = message ? { message } : {};
-  const cronJob = related.get({ type: cronJobType, namespace: namespaceOf(source), name: nameOf(source) });
-  const owned = cronJob && ownedBy(cronJob, source, MARIADB_BACKUP.kind) ? cronJob : undefined;
-  if (owned) {
-    const status = asRecord(owned.status) ?? {};
-    const scheduled = asString(status.lastScheduleTime);
-    const succeeded = asString(status.lastSuccessfulTime);
-    const started = scheduled ? { startTime: scheduled } : {};
-    if (asArray(status.active).length > 0) return { phase: 'Running', reason: 'Scheduled', ...withMessage, ...started };
-    if (!scheduled) return { phase: 'Pending', reason: 'Scheduled', ...withMessage };
-    if (succeeded && Date.parse(succeeded) >= Date.parse(scheduled))
-      return { phase: 'Succeeded', reason: 'Scheduled', ...withMessage, ...started, completionTime: succeeded };
-    return { phase: 'Failed', reason: 'Scheduled', ...withMessage, ...started };
-  }
-  const phase: BackupPhase =
-    complete?.reason === 'CronJobSuccess' && complete.status === 'True'
-      ? 'Succeeded'
-      : complete?.reason === 'CronJobFailed'
-        ? 'Failed'
-        : complete?.reason === 'CronJobRunning'
-          ? 'Running'
-          : complete === undefined || complete.reason === 'CronJobScheduled' || complete.reason === 'Failed'
-            ? 'Pending'
-            : 'Unknown';
-  return { phase, reason: 'Scheduled', ...withMessage };
-}
-
 /** Where the Backup writes (its `spec.storage`). */
 function locationOf(source: KubeObject): string | undefined {
   const storage = asRecord(asRecord(source.spec)?.storage) ?? {};
@@ -179,16 +135,6 @@ function locationOf(source: KubeObject): string | undefined {
   return undefined;
 }
 
-/** The size of the target MariaDB's data volume (`spec.storage.size` or its claim template). */
-function targetStorage(target: KubeObject): { size: string; storageClassName?: string } {
-  const spec = asRecord(target.spec) ?? {};
-  const storage = asRecord(spec.storage) ?? {};
-  const claim = claimStorageOf(asRecord(storage.volumeClaimTemplate) ?? asRecord(spec.volumeClaimTemplate));
-  const size = quantity(storage.size) ?? claim?.size ?? '10Gi';
-  const storageClassName = asString(storage.storageClassName) ?? claim?.storageClassName;
-  return { size, ...(storageClassName && { storageClassName }) };
-}
-
 export const mariadbBackups: BackupSide = {
   capabilities: {
     onDemand: true,
@@ -198,13 +144,15 @@ export const mariadbBackups: BackupSide = {
     pointInTime: false,
   },
   kinds: [MARIADB_BACKUP],
-  relatedTypes: [JOBS, cronJobType],
+  relatedTypes: [JOBS],
+  // only one-off Backups are runs: a scheduled one is a DatabaseBackupSchedule (schedule.ts),
+  // and its runs, the Jobs its CronJob makes, show in that schedule's status
+  serves: source => !isScheduled(source),
   relatedRefs(source) {
-    const ref = { namespace: namespaceOf(source), name: nameOf(source) };
-    return [{ type: isScheduled(source) ? cronJobType : JOBS, ...ref }];
+    return [{ type: JOBS, namespace: namespaceOf(source), name: nameOf(source) }];
   },
   project(source, kind, related) {
-    const verdict = isScheduled(source) ? scheduledVerdict(source, related) : onDemandVerdict(source, related);
+    const verdict = onDemandVerdict(source, related);
     const complete = findCondition(source.status, 'Complete');
     return toBackup({
       operator: OPERATOR,
@@ -239,25 +187,8 @@ export const mariadbBackups: BackupSide = {
         ]
       : [];
   },
+  schedules: mariadbSchedules,
   toOperatorObject(backup: DatabaseBackup, target, options) {
-    const { size, storageClassName } = targetStorage(target);
-    return {
-      apiVersion: `${MARIADB_BACKUP.group}/${MARIADB_BACKUP.version}`,
-      kind: MARIADB_BACKUP.kind,
-      metadata: backupMetadata(backup, options),
-      spec: {
-        mariaDbRef: { name: nameOf(target) || backup.spec.instanceRef.name },
-        compression: 'gzip',
-        // A claim of the Backup's name (reconcileStorage), as large as the instance's data
-        // volume: a compressed logical dump of it fits.
-        storage: {
-          persistentVolumeClaim: {
-            accessModes: ['ReadWriteOnce'],
-            resources: { requests: { storage: size } },
-            ...(storageClassName && { storageClassName }),
-          },
-        },
-      },
-    };
+    return backupObject(backupMetadata(backup, options), target, backup.spec.instanceRef.name);
   },
 };

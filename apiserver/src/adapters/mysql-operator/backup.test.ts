@@ -133,7 +133,7 @@ describe('mysql-operator backups: writes', () => {
 
   it('the adapter carries its backup side; methods are the cluster\'s own profiles', () => {
     expect(mysqlOperatorAdapter.backups).toBe(mysqlBackups);
-    expect(mysqlBackups.capabilities).toEqual({ onDemand: true, schedule: true, restore: true, pointInTime: false });
+    expect(mysqlBackups.capabilities).toEqual({ onDemand: true, schedule: false, restore: true, pointInTime: false });
   });
 
   it('validate: spec.method names one of the InnoDBCluster\'s backupProfiles', () => {

@@ -128,12 +128,16 @@ function jobOf(source: KubeObject, related: RelatedLookup): JobState | undefined
 export const mysqlBackups: BackupSide = {
   capabilities: {
     onDemand: true,
-    schedule: true,
+    // mysql-operator schedules are entries of InnoDBCluster.spec.backupSchedules[], several per
+    // object; this API serves one object per operator object, so it serves none of them
+    schedule: false,
     restore: true,
     pointInTime: false,
     // methods: the InnoDBCluster's own spec.backupProfiles[].name, so none statically;
     // validate checks spec.method against the target.
   },
+  scheduleRefusal:
+    'mysql-operator keeps schedules inside the InnoDBCluster (spec.backupSchedules[], several per cluster), and this API serves one DatabaseBackupSchedule per operator object: it does not serve or write them; edit the InnoDBCluster\'s spec.backupSchedules directly',
   kinds: [MYSQL_BACKUP],
   relatedTypes: [JOBS],
   relatedRefs: source => [{ type: JOBS, namespace: namespaceOf(source), name: nameOf(source) }],

@@ -3,23 +3,23 @@ import {
   ANNOTATION_LAST_APPLIED,
   ANNOTATION_MANAGED_FIELDS,
   ANNOTATION_REQUESTED_BY,
-  type DatabaseBackup,
   LABEL_MANAGED_BY,
   LABEL_REQUESTED_BY,
   MANAGED_BY_VALUE,
+  type ObjectMeta,
 } from '@internal/plugin-databases-common';
 import type { BuildOptions, KubeObject } from '../types';
 import { toLabelValue } from '../../writes/labelValue';
 
 /**
- * Metadata of the operator object that takes the backup `backup`, as operatorMetadata does
+ * Metadata of the operator object that takes the backup (or runs the schedule) `backup`, as operatorMetadata does
  * for instances: same name and namespace; the backup's labels and annotations copied (kubectl's
  * last-applied copy under our key); `app.kubernetes.io/managed-by: dbaas-apiserver`; who asked
  * (sanitised label, full annotation) replacing whatever the client claimed. No owner
  * references: a backup run outlives nothing and nothing should take it down with it.
  */
 export function backupMetadata(
-  backup: DatabaseBackup,
+  backup: { metadata: ObjectMeta },
   options: BuildOptions = {},
 ): NonNullable<KubeObject['metadata']> {
   const labels: Record<string, string> = { ...backup.metadata.labels };

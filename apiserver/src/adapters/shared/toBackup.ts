@@ -52,12 +52,10 @@ function backupAnnotations(annotations: Record<string, string>): Record<string, 
 }
 
 /**
- * The DatabaseBackup of one operator backup object: metadata copied from it (no
- * resourceVersion: the cache sets it), spec read back, status as decided, the raw upstream
- * status attached untouched. `restorable` only for a Succeeded run.
+ * The served metadata of a backup or schedule object: identity, labels and annotations copied
+ * (no resourceVersion: the cache sets it), kubectl's last-applied copy under kubectl's key.
  */
-export function toBackup(parts: BackupParts): DatabaseBackup {
-  const { source, kind } = parts;
+export function backupObjectMetadata(source: KubeObject): ObjectMeta {
   const metadata: ObjectMeta = {};
   for (const key of COPIED_METADATA) {
     const value = source.metadata?.[key];
@@ -68,10 +66,20 @@ export function toBackup(parts: BackupParts): DatabaseBackup {
     if (annotations) metadata.annotations = annotations;
     else delete metadata.annotations;
   }
+  return metadata;
+}
+
+/**
+ * The DatabaseBackup of one operator backup object: metadata copied from it (no
+ * resourceVersion: the cache sets it), spec read back, status as decided, the raw upstream
+ * status attached untouched. `restorable` only for a Succeeded run.
+ */
+export function toBackup(parts: BackupParts): DatabaseBackup {
+  const { source, kind } = parts;
   return {
     apiVersion: 'dbaas.platform.dev/v1alpha1',
     kind: 'DatabaseBackup',
-    metadata,
+    metadata: backupObjectMetadata(source),
     spec: {
       instanceRef: { name: parts.instanceName },
       ...(parts.method !== undefined && { method: parts.method }),
