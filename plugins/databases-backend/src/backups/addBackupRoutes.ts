@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type Router from 'express-promise-router';
 import { z } from 'zod/v3';
-import { NotAllowedError, NotFoundError, ServiceUnavailableError } from '@backstage/errors';
+import { InputError, NotAllowedError, NotFoundError, ServiceUnavailableError } from '@backstage/errors';
 import {
   databasesBackupCreatePermission,
   databasesBackupDeletePermission,
@@ -14,6 +14,7 @@ import {
 } from '@internal/plugin-databases-common';
 import type { DatabasesService } from '../service/DatabasesService';
 import { toBackstageError } from '../service/toBackstageError';
+import { KubeRequestError } from '../kube/KubeRequestError';
 import type { InstanceAuthorizer } from '../permissions/InstanceAuthorizer';
 import type { InstanceCaller } from '../instances/InstanceRequests';
 import { dnsLabel, instanceParams, parse } from '../requestSchemas';
@@ -90,9 +91,12 @@ export function addBackupRoutes(router: ReturnType<typeof Router>, options: Back
   });
 
   router.post(base, async (req, res) => {
+    // no body at all is "back up now"; a body that is not JSON was not read, and must not count as none
+    if (req.is('application/json') === false) throw new InputError('invalid body: it must be JSON (Content-Type: application/json)');
     const body = parse(createBody, req.body ?? {}, 'body');
     const { p, who, resource } = await readInstance(req);
-    const name = backupName(p.name, new Date());
+    const at = new Date();
+    const name = backupName(p.name, at);
     const dryRun = body.dryRun ?? false;
     const backup = await write(
       req,
@@ -104,7 +108,14 @@ export function addBackupRoutes(router: ReturnType<typeof Router>, options: Back
         if (!(await authorizer.allows(databasesBackupCreatePermission, who.credentials, resource))) {
           throw new NotAllowedError(`not allowed to back up ${p.name}`);
         }
-        return service.createBackup(who.as, p.cluster, p.namespace, { name, instance: p.name, method: body.method }, dryRun);
+        const spec = { instance: p.name, method: body.method };
+        try {
+          return await service.createBackup(who.as, p.cluster, p.namespace, { name, ...spec }, dryRun);
+        } catch (e) {
+          // a second backup in the same second: the same name with the apiserver's random suffix
+          if (!(e instanceof KubeRequestError && e.statusCode === 409 && e.status?.reason === 'AlreadyExists')) throw e;
+          return service.createBackup(who.as, p.cluster, p.namespace, { generateName: backupName(p.name, at, { asPrefix: true }), ...spec }, dryRun);
+        }
       },
       dryRun,
       201,

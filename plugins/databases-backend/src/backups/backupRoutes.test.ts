@@ -139,6 +139,12 @@ describe('backups of an instance through the databases backend (emulator + apise
       const phases = () => stream.events.filter(e => e.event === 'backup' && e.data.backup.metadata.name === name).map(e => e.data.backup.status?.phase);
       await eventually(() => phases().includes('Succeeded'), 30_000, () => `${name} Succeeded on the stream; saw ${JSON.stringify(phases())}`);
       expect(phases()[0]).not.toBe('Succeeded');
+      // two at once (the same second, most likely): the second name gets the apiserver's suffix instead of a 409
+      const twice = await Promise.all([0, 1].map(() => request(server).post(`${BASE}/orders-db/backups`).set('Authorization', alice).send({})));
+      expect(twice.map(r => r.status)).toEqual([201, 201]);
+      const names = twice.map(r => r.body.backup.metadata.name as string);
+      expect(new Set(names).size).toBe(2);
+      expect(names.every(n => /^orders-db-\d{14}(-[a-z0-9]{5})?$/.test(n))).toBe(true);
     } finally {
       stream.close();
     }
@@ -180,6 +186,12 @@ describe('backups of an instance through the databases backend (emulator + apise
       expect(res.status).toBe(400);
       expect(res.body.error.name).toBe('InputError');
     }
+    // a body the JSON parser did not read (another content type) is refused, not taken for none
+    const before = operatorBackups();
+    const text = await request(server).post(`${BASE}/orders-db/backups`).set('Authorization', alice).set('Content-Type', 'text/plain').send('{"dryRun":true}');
+    expect(text.status).toBe(400);
+    expect(text.body.error.message).toMatch(/must be JSON/);
+    expect(operatorBackups()).toEqual(before);
   });
 
   it('DELETE is refused by RBAC to an editor; with dbaas-admin it deletes the run and passes on the warning that the stored data stays', async () => {

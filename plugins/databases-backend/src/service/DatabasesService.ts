@@ -269,14 +269,18 @@ export class DatabasesService {
     return this.client(cluster).request<DatabaseBackup>({ path: backupPath(namespace, name), as });
   }
 
-  /** Backs `instance` up now, as `as`: a DatabaseBackup named `name` (the apiserver writes the operator's object). */
+  /**
+   * Backs `instance` up now, as `as`: a DatabaseBackup named `name`, or `generateName` plus the
+   * apiserver's suffix (the apiserver writes the operator's object).
+   */
   async createBackup(
     as: Impersonation,
     cluster: string,
     namespace: string,
-    backup: { name: string; instance: string; method?: string },
+    backup: ({ name: string } | { generateName: string }) & { instance: string; method?: string },
     dryRun: boolean,
   ): Promise<DatabaseBackup> {
+    const naming = 'name' in backup ? { name: backup.name } : { generateName: backup.generateName };
     return this.client(cluster).request<DatabaseBackup>({
       method: 'POST',
       path: backupPath(namespace),
@@ -284,7 +288,7 @@ export class DatabasesService {
       body: {
         apiVersion: DATABASES_GROUP_VERSION,
         kind: DATABASE_BACKUP_KIND,
-        metadata: { name: backup.name, namespace },
+        metadata: { ...naming, namespace },
         spec: { instanceRef: { name: backup.instance }, ...(backup.method ? { method: backup.method } : {}) },
       },
       as,
