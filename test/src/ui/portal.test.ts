@@ -120,6 +120,33 @@ describe('the portal in a browser', () => {
     await expect(live.textContent()).resolves.toMatch(/Warning.*Unhealthy.*kubelet.*Pod payments-ledger-1/);
   }, 120_000);
 
+  it('backs orders-db up now and sees the run reach Succeeded without a reload; a Redis says why it cannot', async () => {
+    await signIn(portal.baseUrl);
+    await step('back orders-db up now and follow the run live', async () => {
+      await page.goto(`${portal.baseUrl}/databases/local/team-a/orders-db`);
+      const runs = page.getByRole('table', { name: 'Backups' });
+      // the demo's runs of orders-db are listed first
+      await runs.getByRole('row').filter({ hasText: 'orders-db-nightly-check' }).filter({ hasText: 'Succeeded' }).waitFor({ timeout: 60_000 });
+      const created = page.waitForResponse(r => r.request().method() === 'POST' && /\/instances\/orders-db\/backups$/.test(r.url()));
+      await page.getByRole('button', { name: 'Back up now' }).click();
+      const answer = await created;
+      expect(answer.status()).toBe(201);
+      const name: string = (await answer.json()).backup.metadata.name;
+      expect(name).toMatch(/^orders-db-\d{14}$/);
+      const row = runs.getByRole('row').filter({ hasText: name });
+      await row.waitFor();
+      // no reload: the phases arrive through the stream of the instance's backups
+      await row.filter({ hasText: 'Succeeded' }).waitFor({ timeout: 60_000 });
+      await runs.evaluate(el => el.closest('.MuiCard-root')?.scrollIntoView({ block: 'center' }));
+      await shot('instance-backups');
+    });
+    await step('a Redis offers no Back up now, in its engine\'s words', async () => {
+      await page.goto(`${portal.baseUrl}/databases/local/team-a/orders-cache`);
+      await page.getByTestId('backup-blocker').filter({ hasText: 'redis-operator has no backup or restore objects' }).waitFor({ timeout: 60_000 });
+      await expect(page.getByRole('button', { name: 'Back up now' }).isDisabled()).resolves.toBe(true);
+    });
+  }, 180_000);
+
   // One story, one case: each step needs the database the steps before made.
   it('a database for a component, its whole life: requested with a dry-run preview, watched to Ready, on the catalog page, scaled, deleted', async () => {
     await signIn(portal.baseUrl);
