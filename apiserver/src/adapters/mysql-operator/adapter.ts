@@ -1,5 +1,6 @@
 import type { PhaseFacts } from '../../status/facts';
 import { toInstance } from '../../status/toInstance';
+import { mysqlRestore } from './restore';
 import { adapterBasics } from '../shared/adapterBasics';
 import { claimStorageOf } from '../shared/storageOf';
 import type { KubeObject, OperatorAdapter, SourceKind } from '../types';
@@ -89,6 +90,11 @@ export function mysqlFacts(source: KubeObject): PhaseFacts {
       facts.indeterminate = { reason: pascalCase(diag), message: said };
       facts.replicas = { desired };
   }
+  // a new cluster created from a dump (spec.initDB.dump): its first instance loads the dump
+  // before the cluster is created, so until it is first ONLINE the work under way is the restore
+  const dump = asString(asRecord(asRecord(spec.initDB)?.dump)?.name);
+  if (dump && facts.progress && !facts.onceReady)
+    facts.progress = { reason: 'Restoring', message: `Loading dump ${dump} (spec.initDB.dump)${said ? `: ${said}` : ''}` };
   return facts;
 }
 
@@ -134,6 +140,7 @@ export const mysqlOperatorAdapter: OperatorAdapter = withMembers({
         storage: specStorage(spec),
         resources: mysqlResources(spec),
         deletionProtection: deletionProtectionOf(source),
+        restoreFrom: mysqlRestore.read(source),
       },
       facts: mysqlFacts(source),
       version: asString(status.version),

@@ -12,6 +12,7 @@ import { resourceRequirements } from '../../writes/resources';
 import { setResources } from '../../writes/setResources';
 import { opaqueSecret, secretValue } from '../../writes/secretValue';
 import { rulesWriteSide } from '../../writes/rulesWriteSide';
+import { mysqlRestore } from './restore';
 import { updateSide } from '../../writes/updateFrame';
 import {
   asArray,
@@ -78,6 +79,7 @@ function mysqlContainer(spec: Record<string, any>): Record<string, any> {
 export function mysqlWriteSide(kind: SourceKind): AdapterWriteSide {
   return {
     ...rulesWriteSide(mysqlRules, 'innodbcluster'),
+    restore: mysqlRestore,
     defaults: () => ({
       version: '8.4.3',
       replicas: 3,
