@@ -1,3 +1,4 @@
+import { withRecovery } from './recovery';
 import type { StoredObject } from '../../store/types';
 import { cloudnativePgDemo } from './demo';
 import { nextConditions, withCondition } from '../conditions';
@@ -364,6 +365,6 @@ export const cloudnativePgOperator: EmulatedOperator = {
   // cnpg.io/reconciliationLoop: disabled leaves the cluster and its status alone
   paused: cr =>
     cr.metadata.annotations?.['cnpg.io/reconciliationLoop'] === 'disabled',
-  status,
+  status: (cr, kind, obs) => withRecovery(cr, obs, status(cr, kind, obs)),
   backups: cnpgBackups,
 };

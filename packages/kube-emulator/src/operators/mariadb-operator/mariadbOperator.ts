@@ -11,6 +11,7 @@ import type {
 } from '../types';
 import { switchoverRound } from '../switchoverRounds';
 import { mariadbBackups } from './backups';
+import { withRestore } from './restore';
 
 /** MariaDB (k8s.mariadb.com/v1alpha1). */
 export const MARIADB_KIND: CustomKind = {
@@ -356,6 +357,6 @@ export const mariadbOperator: EmulatedOperator = {
     };
   },
   paused: cr => spec(cr).suspend === true,
-  status,
+  status: (cr, kind, obs) => withRestore(cr, obs, status(cr, kind, obs)),
   backups: mariadbBackups,
 };
