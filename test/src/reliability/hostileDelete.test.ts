@@ -1,21 +1,6 @@
 import { beforeAll, describe, expect, it, jest } from '@jest/globals';
 import fc from 'fast-check';
-import {
-  anyJsonValue,
-  contentType,
-  deeplyNestedJson,
-  fieldSelector,
-  hostileString,
-  integerText,
-  labelSelector,
-  malformedJson,
-  objectName,
-  pathSegment,
-  percentEncode,
-  GROUP_VERSION_PATH,
-  MAX_BODY_BYTES,
-  type QueryPairs,
-} from './arbitraries';
+import { contentType, deleteBody, deleteQuery, objectName, pathSegment, percentEncode, GROUP_VERSION_PATH } from './arbitraries';
 import type { ProbeRequest } from './hostileApiClient';
 import { healthz, runHostileCases } from './hostileCases';
 import { describeExchange, expectKubeAnswer, expectStatusFailure } from './hostileExpectations';
@@ -25,49 +10,6 @@ import { useHostileHarness } from './__testUtils__/useHostileHarness';
 jest.setTimeout(HOSTILE_TIMEOUT_MS);
 
 const VICTIMS = 12;
-const OVERSIZED = Buffer.alloc(MAX_BODY_BYTES + 1, ' ');
-
-/** DeleteOptions bodies: valid, with every field of the wrong type or value, or not JSON at all. */
-const deleteBody = (): fc.Arbitrary<{ what: 'options' | 'malformed' | 'deep' | 'oversized' | 'none'; text?: string | Buffer; dryRun: boolean }> =>
-  fc.oneof(
-    { weight: 40, arbitrary: fc.constant({ what: 'none' as const, dryRun: false }) },
-    {
-      weight: 60,
-      arbitrary: fc
-        .record(
-          {
-            apiVersion: fc.oneof(fc.constantFrom('v1', 'meta.k8s.io/v1', 'dbaas.platform.dev/v1alpha1', '', 'apps/v1'), hostileString(10)),
-            kind: fc.oneof(fc.constantFrom('DeleteOptions', '', 'Status'), hostileString(8)),
-            propagationPolicy: fc.oneof(fc.constantFrom('Background', 'Foreground', 'Orphan', 'orphan', null), anyJsonValue()),
-            orphanDependents: fc.oneof(fc.boolean(), anyJsonValue()),
-            gracePeriodSeconds: fc.oneof(fc.integer({ min: -5, max: 60 }), anyJsonValue()),
-            preconditions: fc.oneof(fc.record({ uid: fc.oneof(fc.uuid(), anyJsonValue()), resourceVersion: fc.oneof(fc.constantFrom('1', '0', '99999999'), anyJsonValue()) }, { requiredKeys: [] }), anyJsonValue()),
-            dryRun: fc.oneof(fc.constant(['All']), fc.constant('All'), anyJsonValue()),
-          },
-          { requiredKeys: [] },
-        )
-        .map(o => ({ what: 'options' as const, text: JSON.stringify(o), dryRun: JSON.stringify(o.dryRun) === '["All"]' || o.dryRun === 'All' })),
-    },
-    { weight: 10, arbitrary: malformedJson().map(text => ({ what: 'malformed' as const, text, dryRun: false })) },
-    { weight: 5, arbitrary: deeplyNestedJson().map(text => ({ what: 'deep' as const, text, dryRun: false })) },
-    { weight: 1, arbitrary: fc.constant({ what: 'oversized' as const, text: OVERSIZED, dryRun: false }) },
-  );
-
-/** Query parameters of a delete or deletecollection. */
-const deleteQuery = (): fc.Arbitrary<QueryPairs> =>
-  fc.array(
-    fc.oneof(
-      fc.oneof(fc.constant('All'), hostileString(8)).map(v => ['dryRun', v] as [string, string]),
-      fc.oneof(fc.constantFrom('Background', 'Foreground', 'Orphan'), hostileString(8)).map(v => ['propagationPolicy', v] as [string, string]),
-      integerText().map(v => ['gracePeriodSeconds', v] as [string, string]),
-      fc.constantFrom('true', 'false', 'x').map(v => ['orphanDependents', v] as [string, string]),
-      labelSelector().map(v => ['labelSelector', v] as [string, string]),
-      fieldSelector().map(v => ['fieldSelector', v] as [string, string]),
-      fc.tuple(hostileString(8), hostileString(8)),
-    ),
-    { maxLength: 4 },
-  );
-
 describe('hostile input: delete and deletecollection of databaseinstances', () => {
   const h = useHostileHarness();
   let targets: Array<readonly [string, string]>;

@@ -53,6 +53,23 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 const isStringMap = (v: unknown) =>
   v === undefined || (isObject(v) && Object.values(v).every(x => typeof x === 'string'));
 
+/**
+ * The metadata of a create or update body, or the 400 (`fail`) kube's decoder answers for
+ * metadata it cannot decode: not an object, a name that is not a string, labels or annotations
+ * that are not maps of strings.
+ */
+export function decodedMetadata(metadata: unknown, fail: (detail: string) => Error): Record<string, unknown> {
+  const meta = metadata ?? {};
+  if (!isObject(meta)) throw fail('metadata must be an object');
+  for (const key of ['name', 'generateName', 'namespace', 'uid', 'resourceVersion'] as const) {
+    if (meta[key] !== undefined && typeof meta[key] !== 'string') throw fail(`metadata.${key} must be a string`);
+  }
+  for (const key of ['labels', 'annotations'] as const) {
+    if (!isStringMap(meta[key])) throw fail(`metadata.${key} must be a map of strings`);
+  }
+  return meta;
+}
+
 /** A decoded DatabaseInstance and the warnings its unknown fields produced. */
 export interface DecodedInstance {
   /** Typed loosely below `spec`: validation names wrong types with their field paths. */
@@ -83,16 +100,7 @@ export function decodeInstance(raw: unknown, fieldValidation: FieldValidation): 
   if (fieldValidation === 'Strict' && messages.length) {
     throw badRequest(`strict decoding error: ${messages.join(', ')}`);
   }
-  const metadata = pruned.metadata ?? {};
-  if (!isObject(metadata)) throw unrecognized('metadata must be an object');
-  for (const key of ['name', 'generateName', 'namespace', 'uid', 'resourceVersion'] as const) {
-    if (metadata[key] !== undefined && typeof metadata[key] !== 'string') {
-      throw unrecognized(`metadata.${key} must be a string`);
-    }
-  }
-  for (const key of ['labels', 'annotations'] as const) {
-    if (!isStringMap(metadata[key])) throw unrecognized(`metadata.${key} must be a map of strings`);
-  }
+  const metadata = decodedMetadata(pruned.metadata, unrecognized);
   const instance = {
     ...pruned,
     apiVersion: DATABASES_GROUP_VERSION,

@@ -11,3 +11,4 @@ export * from './resourcePaths';
 export * from './writeQueries';
 export * from './writeBodies';
 export * from './instanceWrites';
+export * from './deleteRequests';
