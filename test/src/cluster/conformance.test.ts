@@ -16,6 +16,7 @@ import { readManifest, sampleIn } from './upstream';
 import { ROTATION_MS, runBinding } from './bindingCase';
 import { runSwitchover, SWITCHOVER_CASES } from './switchoverCases';
 import { runBackups } from './backupCases';
+import { runRestore } from './restoreCases';
 
 /*
  * The conformance suite: what a user of a real cluster sees through kube-apiserver, checked with
@@ -1243,6 +1244,20 @@ if (choice.kind === 'skip') {
           expect(seen.deleted.stdout).toMatch(/databasebackup.dbaas.platform.dev "conf-backup" deleted/);
           expect(seen.deleted.stderr).toMatch(/Warning: .*the backup data itself is not deleted/);
           expect(seen.deleted.gone).toBe(true);
+        },
+        STEP,
+      );
+
+      it(
+        'spec.restoreFrom: a PostgreSQL created from a Succeeded backup writes bootstrap.recovery; Provisioning (Restoring) while its first primary is recovered, then Ready',
+        async () => {
+          const engine = ENGINE_CASES.find(c => c.engine === 'postgresql')!;
+          await ready(engine);
+          const seen = await runRestore(kubectl, ns, nameOf(engine));
+          expect(seen.operatorObject.spec.bootstrap).toEqual({ recovery: { backup: { name: 'conf-restore-src' } } });
+          expect(seen.created.spec.restoreFrom).toEqual({ backup: 'conf-restore-src' });
+          expect(seen.restoring).toMatchObject({ phase: 'Provisioning', reason: 'Restoring', message: 'Creating primary instance conf-restored-1' });
+          expect(seen.ready).toMatchObject({ phase: 'Ready', reason: 'AllReplicasReady' });
         },
         STEP,
       );
