@@ -193,4 +193,44 @@ describe('DatabasesClient', () => {
     expect(changes[0]).toEqual({ type: 'MODIFIED', item: { ...item, count: 3 } });
     expect(errors.slice(0, 2)).toEqual(['the watch ended: 403', 'The event stream ended']);
   });
+  it("follows one instance's backups: the list, each change, the backend's error, then lists again on a new stream", async () => {
+    const backup = { metadata: { name: 'orders-db-20261201020000', resourceVersion: '5' }, spec: { instanceRef: { name: 'orders/db' } }, status: { phase: 'Running' } };
+    const frames = [
+      `event: backups\ndata: ${JSON.stringify({ cluster: 'c 1', items: [backup] })}\n\n`,
+      `event: backup\ndata: ${JSON.stringify({ type: 'MODIFIED', backup: { ...backup, status: { phase: 'Succeeded' } } })}\n\n`,
+      `event: error\ndata: {"message":"the watch ended: 403"}\n\n`,
+    ].join('');
+    const { client, calls } = setup(
+      () =>
+        new Response(
+          new ReadableStream({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode(frames));
+              controller.close();
+            },
+          }),
+          { status: 200, headers: { 'Content-Type': 'text/event-stream' } },
+        ),
+    );
+    const lists: unknown[] = [];
+    const changes: unknown[] = [];
+    const errors: string[] = [];
+    let stop = () => {};
+    await new Promise<void>(resolve => {
+      stop = client.watchBackups(ref, {
+        onList: items => {
+          lists.push(items);
+          if (lists.length === 2) resolve();
+        },
+        onChange: change => changes.push(change),
+        onError: error => errors.push(error.message),
+      });
+    });
+    stop();
+    expect(calls[0].url).toBe(`${BASE}/clusters/c%201/namespaces/team-a/instances/orders%2Fdb/backups`);
+    expect((calls[0].init.headers as Record<string, string>).Accept).toBe('text/event-stream');
+    expect(lists[0]).toEqual([backup]);
+    expect(changes[0]).toEqual({ type: 'MODIFIED', backup: { ...backup, status: { phase: 'Succeeded' } } });
+    expect(errors.slice(0, 2)).toEqual(['the watch ended: 403', 'The event stream ended']);
+  });
 });
