@@ -94,6 +94,21 @@ const listQuery = z
   })
   .strict();
 
+/**
+ * `spec.restoreFrom` (restore into the new instance) as the apiserver takes it: a backup, or an
+ * instance and a point in time. Only its shape is checked here; which combination an engine
+ * allows, whether the backup is Succeeded, whether the time is in the past, are the
+ * apiserver's to refuse (422 with every field named), and its words reach the user unchanged.
+ */
+const restoreFrom = z
+  .object({
+    backup: instanceName.optional(),
+    instance: instanceName.optional(),
+    pointInTime: z.string().min(1).max(64).optional(),
+  })
+  .strict()
+  .refine(r => r.backup !== undefined || r.instance !== undefined, 'name a backup, or an instance and a pointInTime');
+
 const createBody = z
   .object({
     name: instanceName,
@@ -111,6 +126,7 @@ const createBody = z
         resources: resources.optional(),
         deletionProtection: z.boolean().optional(),
         paused: z.boolean().optional(),
+        restoreFrom: restoreFrom.optional(),
       })
       .strict(),
   })

@@ -79,6 +79,11 @@ export interface ListEnginesResponse {
 /** `POST /clusters/:cluster/namespaces/:namespace/instances` body. */
 export interface CreateInstanceRequest {
   name: string;
+  /**
+   * With `restoreFrom`, the new instance is restored from a backup (`{ backup }`) or, where the
+   * engine offers it, an instance to a point in time (`{ instance, pointInTime }`): the
+   * "Restore into a new database" of the Backups card. Passed to the apiserver unchanged.
+   */
   spec: DatabaseInstanceSpec;
   /** Owner entity ref, must be one of the caller's groups unless a policy allows otherwise. */
   owner: string;
