@@ -15,6 +15,7 @@ import {
   type RequestHeaderOverrides,
 } from './auth';
 import { BackupStore } from './backups/BackupStore';
+import { ScheduleStore } from './backups/ScheduleStore';
 import { InformerInstanceStore } from './cache';
 import { ReadySpecRecorder } from './cache/ReadySpecRecorder';
 import { loadEngineConfig, validationContexts } from './engines';
@@ -44,6 +45,8 @@ export interface RunningApiserver {
   store: InformerInstanceStore;
   /** Every backup run, as DatabaseBackups (see BackupStore). */
   backups: BackupStore;
+  /** Every backup schedule served, as DatabaseBackupSchedules (see ScheduleStore). */
+  schedules: ScheduleStore;
   /** Records each instance's last Ready spec on its operator object (see ReadySpecRecorder). */
   readySpecs: Pick<ReadySpecRecorder, 'idle'>;
   /** Mirrors the operators' events onto the instances (see EventMirror). */
@@ -172,6 +175,17 @@ export async function startApiserver(
     logger,
   });
   backups.start();
+  // every backup schedule this API serves, likewise
+  const schedules = new ScheduleStore({
+    adapters,
+    informerFactory: kubeInformerFactory(kc),
+    clusterResourceVersion: clusterResourceVersion(kc),
+    historyMaxEvents: options.watchHistorySize,
+    historyMaxAgeSeconds: options.watchHistorySeconds,
+    staleAfterMs: deps.staleAfterMs,
+    logger,
+  });
+  schedules.start();
   // operator objects and Secrets are written with the apiserver's own credentials
   const writer = new KubeApiWriter(kc, { timeoutMs: deps.writeTimeoutMs });
   // the last Ready spec, kept in the cluster so every replica tells a rollout from a fault alike
@@ -199,6 +213,7 @@ export async function startApiserver(
   const app = createApp({
     store,
     backups,
+    schedules,
     authenticator,
     authorizer,
     logger,
@@ -243,7 +258,12 @@ export async function startApiserver(
       checks.push({ name: 'policy', ok: true, message: policyProblems.join('; ') || undefined });
       // backups are served once their own caches have synced (503 before); a backup kind the
       // apiserver may not watch must not take the instances down with it
-      const backupProblems = [...backups.problems(), ...(backups.hasSynced() ? [] : ['backup caches not synced yet'])];
+      const backupProblems = [
+        ...backups.problems(),
+        ...schedules.problems(),
+        ...(backups.hasSynced() ? [] : ['backup caches not synced yet']),
+        ...(schedules.hasSynced() ? [] : ['backup schedule caches not synced yet']),
+      ];
       checks.push({ name: 'backup-informers', ok: true, message: backupProblems.join('; ') || undefined });
       return { ready, checks };
     },
@@ -275,6 +295,7 @@ export async function startApiserver(
     app,
     store,
     backups,
+    schedules,
     readySpecs,
     events,
     bindings,
@@ -300,6 +321,7 @@ export async function startApiserver(
       await bindings.stop();
       store.stop();
       backups.stop();
+      schedules.stop();
       policySource?.stop();
       namespaceLabels?.stop();
       source?.stop();

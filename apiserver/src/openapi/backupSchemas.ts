@@ -1,5 +1,5 @@
 /** The DatabaseBackup schemas (one object per backup run) and DatabaseEngine's backup capabilities. */
-import { BACKUP_PHASES, DATABASE_BACKUP_KIND } from '@internal/plugin-databases-common';
+import { BACKUP_PHASES, DATABASE_BACKUP_KIND, DATABASE_BACKUP_SCHEDULE_KIND } from '@internal/plugin-databases-common';
 import { META_NAMES, ref, refField } from './metaSchemas';
 import { API_VERSION, gvk, KIND, schemaName, str } from './schemaBuilders';
 import type { Schema } from './types';
@@ -113,5 +113,79 @@ export const backupSchemas: Record<string, Schema> = {
       metadata: refField(META_NAMES.listMeta, 'Standard list metadata.'),
     },
     'x-kubernetes-group-version-kind': gvk(`${DATABASE_BACKUP_KIND}List`),
+  },
+  [schemaName('DatabaseBackupScheduleSpec')]: {
+    type: 'object',
+    description: 'Which instance is backed up, when, and how long its runs are kept.',
+    required: ['instanceRef', 'schedule'],
+    properties: {
+      instanceRef: refField(schemaName('InstanceReference'), 'The instance backed up.'),
+      schedule: str(
+        'When, as a 5-field cron (minute hour day-of-month month day-of-week) in UTC, e.g. "0 3 * * *". Translated to each operator\'s format (CloudNativePG: 6 fields, seconds first). 6-field crons and descriptors are refused: a schedule runs at most once a minute.',
+      ),
+      suspend: bool('No new runs start while true; runs already started go on.'),
+      retention: str(
+        'How long the runs of this schedule are kept: days ("30d") or a duration in hours, minutes, seconds ("720h"). Only where the operator keeps backups per schedule (mariadb-operator spec.maxRetention, default 30 days); refused for CloudNativePG, whose retention is the Cluster\'s spec.backup.retentionPolicy.',
+      ),
+      method: str(
+        'How the backups are taken, where the operator has several ways (CloudNativePG: barmanObjectStore, volumeSnapshot, plugin). DatabaseEngine spec.backup.methods lists them.',
+      ),
+    },
+  },
+  [schemaName('DatabaseBackupScheduleStatus')]: {
+    type: 'object',
+    description: 'The observed state of one schedule.',
+    required: ['engine', 'source'],
+    properties: {
+      engine: str('Engine of the instance backed up.'),
+      lastScheduleTime: str('When the last run was started (RFC 3339).', { format: 'date-time' }),
+      nextScheduleTime: str('When the next run is due (RFC 3339); absent while suspended or not known.', { format: 'date-time' }),
+      lastSuccessfulTime: str('When a run last succeeded, where the operator reports it.', { format: 'date-time' }),
+      lastFailedTime: str('When a run last failed, where the operator reports it.', { format: 'date-time' }),
+      reason: str('What the schedule is doing, PascalCase: Scheduled, Running, LastRunSucceeded, LastRunFailed, Suspended, WaitingForOperator, NotStarted, Error.'),
+      message: str("The operator's own words, where it has them."),
+      source: refField(schemaName('SourceReference'), 'The operator object this schedule is a projection of.'),
+      operatorStatus: {
+        type: 'object',
+        description: "The operator object's status, untouched, for humans and debugging.",
+        'x-kubernetes-preserve-unknown-fields': true,
+      },
+      conditions: {
+        type: 'array',
+        description: "The operator's conditions of the schedule.",
+        items: { default: {}, allOf: [ref(META_NAMES.condition)] },
+        'x-kubernetes-list-map-keys': ['type'],
+        'x-kubernetes-list-type': 'map',
+      },
+    },
+  },
+  [schemaName(DATABASE_BACKUP_SCHEDULE_KIND)]: {
+    type: 'object',
+    description:
+      "DatabaseBackupSchedule is one backup schedule of a DatabaseInstance, a projection of the schedule object of the instance's operator (mariadb-operator Backup with spec.schedule, CloudNativePG ScheduledBackup). Its runs are DatabaseBackups where the operator makes one object per run (CloudNativePG: <schedule>-<YYYYMMDDhhmmss>); mariadb-operator's runs are Jobs of its CronJob, shown in this schedule's status. mysql-operator schedules (InnoDBCluster spec.backupSchedules[]) are not served.",
+    properties: {
+      apiVersion: API_VERSION,
+      kind: KIND,
+      metadata: refField(META_NAMES.objectMeta, "Standard object's metadata. The name is the operator object's."),
+      spec: refField(schemaName('DatabaseBackupScheduleSpec'), 'Which instance is backed up, when, and how.'),
+      status: refField(schemaName('DatabaseBackupScheduleStatus'), 'Observed state of the schedule.'),
+    },
+    'x-kubernetes-group-version-kind': gvk(DATABASE_BACKUP_SCHEDULE_KIND),
+  },
+  [schemaName(`${DATABASE_BACKUP_SCHEDULE_KIND}List`)]: {
+    type: 'object',
+    description: 'DatabaseBackupScheduleList is a list of DatabaseBackupSchedule.',
+    required: ['items'],
+    properties: {
+      apiVersion: API_VERSION,
+      items: {
+        type: 'array',
+        description: 'Items is the list of DatabaseBackupSchedule.',
+        items: { default: {}, allOf: [ref(schemaName(DATABASE_BACKUP_SCHEDULE_KIND))] },
+      },
+      kind: KIND,
+      metadata: refField(META_NAMES.listMeta, 'Standard list metadata.'),
+    },
+    'x-kubernetes-group-version-kind': gvk(`${DATABASE_BACKUP_SCHEDULE_KIND}List`),
   },
 };

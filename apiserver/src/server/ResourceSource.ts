@@ -1,7 +1,8 @@
 import type { InstanceStore } from '../cache/types';
-import type { DatabaseBackup, DatabaseEngine, DatabaseInstance } from '@internal/plugin-databases-common';
+import type { DatabaseBackup, DatabaseBackupSchedule, DatabaseEngine, DatabaseInstance } from '@internal/plugin-databases-common';
 import type { BackupStore } from '../backups/BackupStore';
-import { databaseBackups, databaseEngines, databaseInstances, type ResourceDefinition } from './resources';
+import type { ScheduleStore } from '../backups/ScheduleStore';
+import { databaseBackups, databaseBackupSchedules, databaseEngines, databaseInstances, type ResourceDefinition } from './resources';
 import type { KubeObject } from './encode';
 
 /** Read access to one resource's objects, whatever holds them. */
@@ -49,6 +50,18 @@ export function engineSource(store: InstanceStore): ResourceSource<DatabaseEngin
 export function backupSource(store: BackupStore): ResourceSource<DatabaseBackup> {
   return {
     definition: databaseBackups,
+    resourceVersion: () => store.resourceVersion(),
+    list: ns => store.list(ns || undefined),
+    listByLabel: (key, value, ns) => store.listByLabel(key, value, ns || undefined),
+    get: (ns, name) => store.get(ns, name),
+    onApplied: listener => store.onApplied(listener),
+  };
+}
+
+/** `databasebackupschedules` from the ScheduleStore. */
+export function scheduleSource(store: ScheduleStore): ResourceSource<DatabaseBackupSchedule> {
+  return {
+    definition: databaseBackupSchedules,
     resourceVersion: () => store.resourceVersion(),
     list: ns => store.list(ns || undefined),
     listByLabel: (key, value, ns) => store.listByLabel(key, value, ns || undefined),

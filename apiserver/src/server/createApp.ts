@@ -9,12 +9,14 @@ import {
   DATABASES_API_GROUP,
   DATABASES_API_VERSION,
   type DatabaseBackup,
+  type DatabaseBackupSchedule,
   type DatabaseEngine,
   type DatabaseInstance,
 } from '@internal/plugin-databases-common';
 import type { OperatorAdapter } from '../adapters/types';
 import type { Authenticator, Authorizer, RequestInfo, UserInfo } from '../auth/types';
 import type { BackupStore } from '../backups/BackupStore';
+import type { ScheduleStore } from '../backups/ScheduleStore';
 import type { InstanceStore } from '../cache/types';
 import type { KubeWriter } from '../kube/KubeWriter';
 import { createMetrics, type ApiserverMetrics } from '../metrics/createMetrics';
@@ -47,7 +49,8 @@ import { withHeadersDistinct } from './http2Headers';
 import { serveGet, serveList, type HandlerContext } from './readHandlers';
 import { readBody } from './readBody';
 import { getRequestInfo } from './requestInfo';
-import { backupSource, engineSource, instanceSource } from './ResourceSource';
+import { backupSource, engineSource, instanceSource, scheduleSource } from './ResourceSource';
+import { createSchedule, deleteSchedule, patchSchedule, updateSchedule } from './mutate/scheduleWrites';
 import { sendStatusError } from './respond';
 import type { Verb } from './resources';
 import {
@@ -101,6 +104,8 @@ export interface CreateAppOptions {
   writes?: WritesOptions;
   /** Serves `databasebackups` from it (every backup run of the operators that have backups). */
   backups?: BackupStore;
+  /** Serves `databasebackupschedules` from it (every schedule this API serves). */
+  schedules?: ScheduleStore;
 }
 
 /** What {@link createApp} needs to serve writes. */
@@ -298,6 +303,33 @@ export function createApp(options: CreateAppOptions): DatabasesApp {
       { status: { get: ctx => serveGet(ctx, backups) } },
       {},
       () => backupStore.hasSynced(),
+    );
+  }
+
+  if (options.schedules) {
+    const scheduleStore = options.schedules;
+    const schedules = scheduleSource(scheduleStore);
+    const scheduleSnapshots = new ListSnapshots<DatabaseBackupSchedule>({ ttlMs: options.continueTtlMs });
+    const scheduleWatches = { ...watchSettings, store: scheduleStore, definition: schedules.definition };
+    const scheduleWrites = writes && { ...writes, schedules: scheduleStore, backups: options.backups };
+    register(
+      { definition: schedules.definition },
+      {
+        get: ctx => serveGet(ctx, schedules),
+        list: ctx => serveList(ctx, schedules, scheduleSnapshots),
+        watch: ctx => serveWatch(ctx, scheduleWatches),
+        ...(scheduleWrites
+          ? {
+              create: ctx => createSchedule(ctx, scheduleWrites),
+              update: ctx => updateSchedule(ctx, scheduleWrites),
+              patch: ctx => patchSchedule(ctx, scheduleWrites),
+              delete: ctx => deleteSchedule(ctx, scheduleWrites),
+            }
+          : {}),
+      },
+      { status: { get: ctx => serveGet(ctx, schedules) } },
+      {},
+      () => scheduleStore.hasSynced(),
     );
   }
 

@@ -3,6 +3,10 @@ import {
   DATABASE_BACKUP_PLURAL,
   DATABASE_BACKUP_SHORT_NAMES,
   DATABASE_BACKUP_SINGULAR,
+  DATABASE_BACKUP_SCHEDULE_KIND,
+  DATABASE_BACKUP_SCHEDULE_PLURAL,
+  DATABASE_BACKUP_SCHEDULE_SHORT_NAMES,
+  DATABASE_BACKUP_SCHEDULE_SINGULAR,
   DATABASE_ENGINE_KIND,
   DATABASE_ENGINE_PLURAL,
   DATABASE_ENGINE_SINGULAR,
@@ -12,10 +16,12 @@ import {
   DATABASE_INSTANCE_SINGULAR,
   DATABASES_CATEGORY,
   type DatabaseBackup,
+  type DatabaseBackupSchedule,
   type DatabaseEngine,
   type DatabaseInstance,
 } from '@internal/plugin-databases-common';
 import { backupTablePrinter } from '../table/backupTablePrinter';
+import { scheduleTablePrinter } from '../table/scheduleTablePrinter';
 import { engineTablePrinter } from '../table/engineTablePrinter';
 import { instanceTablePrinter } from '../table/instanceTablePrinter';
 import type { TablePrinter } from '../table/types';
@@ -102,4 +108,25 @@ export const databaseBackups: ResourceDefinition<DatabaseBackup> = {
     'status.phase': o.status?.phase ?? '',
   }),
   printer: backupTablePrinter,
+};
+
+/** `databasebackupschedules`: namespaced, one per operator schedule object. Field selectors beyond metadata.* are `spec.instanceRef.name` and `spec.suspend`. */
+export const databaseBackupSchedules: ResourceDefinition<DatabaseBackupSchedule> = {
+  plural: DATABASE_BACKUP_SCHEDULE_PLURAL,
+  singular: DATABASE_BACKUP_SCHEDULE_SINGULAR,
+  kind: DATABASE_BACKUP_SCHEDULE_KIND,
+  listKind: `${DATABASE_BACKUP_SCHEDULE_KIND}List`,
+  namespaced: true,
+  shortNames: [...DATABASE_BACKUP_SCHEDULE_SHORT_NAMES],
+  categories: [DATABASES_CATEGORY],
+  description:
+    'DatabaseBackupSchedule is one backup schedule of a DatabaseInstance (a 5-field cron in UTC), projected from the schedule object of the operator that runs it (mariadb-operator Backup with spec.schedule, CloudNativePG ScheduledBackup).',
+  fieldSelectors: ['metadata.name', 'metadata.namespace', 'spec.instanceRef.name', 'spec.suspend'],
+  fieldsOf: o => ({
+    'metadata.name': o.metadata.name ?? '',
+    'metadata.namespace': o.metadata.namespace ?? '',
+    'spec.instanceRef.name': o.spec?.instanceRef?.name ?? '',
+    'spec.suspend': String(o.spec?.suspend === true),
+  }),
+  printer: scheduleTablePrinter,
 };

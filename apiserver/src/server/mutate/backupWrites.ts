@@ -47,8 +47,16 @@ function kindOf(adapter: AdapterWithBackups, object: KubeObject): SourceKind {
   return kind;
 }
 
-/** The instance a backup names, and the adapter that backs it up, or every cause it cannot be. */
-function targetOf(deps: BackupWriteDeps, namespace: string, spec: DatabaseBackup['spec']): { causes: FieldCause[] } | { adapter: AdapterWithBackups; target: KubeObject } {
+/**
+ * The instance a backup or schedule names, and the adapter that backs it up, or every cause it
+ * cannot be (shared with the schedule writes).
+ */
+export function targetOf(
+  deps: Pick<WriteDeps, 'store'>,
+  namespace: string,
+  spec: Pick<DatabaseBackup['spec'], 'instanceRef'>,
+  cannot = 'be backed up through this API',
+): { causes: FieldCause[] } | { adapter: AdapterWithBackups; target: KubeObject } {
   const field = 'spec.instanceRef.name';
   const ref = spec.instanceRef as unknown;
   if (ref === undefined || ref === null) return { causes: [required('spec.instanceRef', 'the instance to back up')] };
@@ -65,7 +73,7 @@ function targetOf(deps: BackupWriteDeps, namespace: string, spec: DatabaseBackup
         {
           reason: 'FieldValueForbidden',
           field,
-          message: `Forbidden: ${source.adapter.engine} instances cannot be backed up through this API: ${source.adapter.operator} has no backup objects (DatabaseEngine ${source.adapter.engine} spec.backup says what each engine can do)`,
+          message: `Forbidden: ${source.adapter.engine} instances cannot ${cannot}: ${source.adapter.operator} has no backup objects (DatabaseEngine ${source.adapter.engine} spec.backup says what each engine can do)`,
         },
       ],
     };

@@ -56,6 +56,7 @@ export class BackupEmulator {
           if (obj.metadata.deletionTimestamp) continue;
           const step = op.backups!.reconcile(obj, kind, world);
           for (const c of step.create ?? []) changes += this.createIfAbsent(c.resource, c.body);
+          for (const u of step.update ?? []) changes += this.updateSpec(u.resource, u.body);
           if (step.status) changes += this.writeStatus(kind, obj, step.status);
         }
       }
@@ -137,6 +138,17 @@ export class BackupEmulator {
       return 1;
     } catch (e) {
       if (errorCode(e) === 409) return 0;
+      throw e;
+    }
+  }
+
+  /** Writes `body` (an object read this round, its spec changed); a conflict waits for the next round. */
+  private updateSpec(key: ResourceKey, body: Record<string, any>): number {
+    try {
+      this.store.update(key, body);
+      return 1;
+    } catch (e) {
+      if (errorCode(e) === 409 || errorCode(e) === 404) return 0;
       throw e;
     }
   }

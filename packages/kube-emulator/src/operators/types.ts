@@ -220,6 +220,8 @@ export interface BackupCreate {
 /** What an operator does about one of its backup objects this round. */
 export interface BackupStep {
   create?: BackupCreate[];
+  /** Objects it owns whose spec it sets again (the body is the whole object, as read, changed). */
+  update?: BackupCreate[];
   /** The status to write (undefined: leave it as it is). */
   status?: Record<string, unknown>;
 }

@@ -1,3 +1,4 @@
+import { jsonEqual } from '../../store/jsonEqual';
 import type { StoredObject } from '../../store/types';
 import { CRONJOBS, JOBS } from '../BackupEmulator';
 import { kubeTime } from '../batch/jobRun';
@@ -114,6 +115,30 @@ export function backupCronJob(backup: StoredObject, mariadb: StoredObject | unde
 }
 
 /**
+ * reconcileCronJob (pkg/controller/batch/controller.go): an existing CronJob gets the desired
+ * history limits, timeZone, schedule, suspend and the Job template's backoffLimit; the rest is
+ * left as it is. Undefined when nothing differs.
+ */
+export function cronJobPatch(existing: StoredObject, desired: Record<string, any>): StoredObject | undefined {
+  const spec = { ...(existing.spec as Spec) };
+  const want = desired.spec as Spec;
+  let changed = false;
+  // the fields the builder always sets (the API server defaults the others on create)
+  for (const key of ['failedJobsHistoryLimit', 'successfulJobsHistoryLimit', 'timeZone', 'schedule', 'suspend']) {
+    if (want[key] !== undefined && !jsonEqual(spec[key], want[key])) {
+      spec[key] = want[key];
+      changed = true;
+    }
+  }
+  const backoffLimit = want.jobTemplate?.spec?.backoffLimit;
+  if (backoffLimit !== undefined && spec.jobTemplate?.spec?.backoffLimit !== backoffLimit) {
+    spec.jobTemplate = { ...spec.jobTemplate, spec: { ...spec.jobTemplate?.spec, backoffLimit } };
+    changed = true;
+  }
+  return changed ? { ...existing, spec } : undefined;
+}
+
+/**
  * SetCompleteWithJob (pkg/condition/complete.go): a failed Job is `Complete=True` with reason
  * `JobFailed` (the operator's words: the run is over, not that it succeeded), a finished one
  * `Complete=True` `JobComplete`, otherwise `Complete=False` `JobRunning`.
@@ -159,8 +184,10 @@ function reconcile(backup: StoredObject, _kind: CustomKind, world: BackupWorld):
     return { status: set({ type: 'Complete', status: 'False', reason: 'Failed', message: 'MariaDB not ready' }) };
   if (scheduled) {
     const cronJob = world.get(CRONJOBS, ns, backup.metadata.name);
+    const patched = cronJob && cronJobPatch(cronJob, backupCronJob(backup, mariadb));
     return {
       create: cronJob ? [] : [{ resource: CRONJOBS, body: backupCronJob(backup, mariadb) }],
+      ...(patched && { update: [{ resource: CRONJOBS, body: patched }] }),
       status: set(completeWithCronJob(cronJob)),
     };
   }
