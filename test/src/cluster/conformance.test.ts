@@ -16,6 +16,7 @@ import { readManifest, sampleIn } from './upstream';
 import { ROTATION_MS, runBinding } from './bindingCase';
 import { runSwitchover, SWITCHOVER_CASES } from './switchoverCases';
 import { runBackups } from './backupCases';
+import { runSchedules } from './scheduleCases';
 import { runRestore } from './restoreCases';
 
 /*
@@ -151,13 +152,14 @@ if (choice.kind === 'skip') {
       );
 
       it(
-        'api-resources lists databaseinstances (dbi, namespaced), databasebackups (dbb, namespaced) and databaseengines (cluster-scoped)',
+        'api-resources lists databaseinstances (dbi, namespaced), databasebackups (dbb, namespaced), databasebackupschedules (dbbs, namespaced) and databaseengines (cluster-scoped)',
         async () => {
           const rows = parseTable(
             await kubectl.ok(['api-resources', `--api-group=${GROUP}`]),
           );
           expect(rows.map(r => r.NAME).sort()).toEqual([
             'databasebackups',
+            'databasebackupschedules',
             'databaseengines',
             'databaseinstances',
           ]);
@@ -174,6 +176,11 @@ if (choice.kind === 'skip') {
             SHORTNAMES: 'dbb',
             NAMESPACED: 'true',
             KIND: 'DatabaseBackup',
+          });
+          expect(rows.find(r => r.NAME === 'databasebackupschedules')).toMatchObject({
+            SHORTNAMES: 'dbbs',
+            NAMESPACED: 'true',
+            KIND: 'DatabaseBackupSchedule',
           });
         },
         STEP,
@@ -1243,6 +1250,28 @@ if (choice.kind === 'skip') {
           expect(seen.refusals.after).toEqual(seen.refusals.before);
           expect(seen.deleted.stdout).toMatch(/databasebackup.dbaas.platform.dev "conf-backup" deleted/);
           expect(seen.deleted.stderr).toMatch(/Warning: .*the backup data itself is not deleted/);
+          expect(seen.deleted.gone).toBe(true);
+        },
+        STEP,
+      );
+
+      it(
+        'DatabaseBackupSchedule: a create writes mariadb-operator\'s scheduled Backup (5-field cron, UTC, retention as maxRetention); its status follows the CronJob and condition the suite writes as the operator does; a merge patch suspends it; refusals write nothing; a delete removes the operator object',
+        async () => {
+          const engine = (e: string) => ENGINE_CASES.find(c => c.engine === e)!;
+          await Promise.all(['mariadb', 'redis'].map(e => ready(engine(e))));
+          const seen = await runSchedules(kubectl, ns, { mariadb: nameOf(engine('mariadb')), redis: nameOf(engine('redis')) });
+          expect(seen.created.spec).toEqual({ instanceRef: { name: nameOf(engine('mariadb')) }, schedule: '0 3 * * *', suspend: false, retention: '168h' });
+          expect(seen.created.status).toMatchObject({ engine: 'mariadb', reason: 'WaitingForOperator', source: { kind: 'Backup', operator: 'mariadb-operator' } });
+          expect(seen.operatorObject.spec).toMatchObject({ schedule: { cron: '0 3 * * *', suspend: false }, timeZone: 'UTC', maxRetention: '168h' });
+          expect(seen.ran.status).toMatchObject({ reason: 'LastRunSucceeded', lastScheduleTime: seen.ran.status.lastSuccessfulTime });
+          expect(Date.parse(seen.ran.status.nextScheduleTime)).toBeGreaterThan(Date.parse(seen.ran.status.lastScheduleTime));
+          expect(seen.suspended).toEqual({ cron: '0 3 * * *', suspend: true });
+          expect(seen.refusals.redis).toMatch(/is invalid: spec.instanceRef.name: Forbidden/);
+          expect(seen.refusals.sixFields).toMatch(/is invalid: spec.schedule: Invalid value: "0 0 3 \* \* \*": must be a 5-field cron/);
+          expect(seen.refusals.after).toEqual(seen.refusals.before);
+          expect(seen.deleted.stdout).toMatch(/databasebackupschedule.dbaas.platform.dev "conf-schedule" deleted/);
+          expect(seen.deleted.stderr).toMatch(/Warning: .*the backups it already took are kept/);
           expect(seen.deleted.gone).toBe(true);
         },
         STEP,

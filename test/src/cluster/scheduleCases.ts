@@ -1,0 +1,105 @@
+import { eventually } from '../support/eventually';
+import type { Kubectl } from './Kubectl';
+
+const GROUP = 'dbaas.platform.dev';
+const now = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+
+/** What the schedule case saw, for the conformance case to check. */
+export interface ScheduleSeen {
+  /** The DatabaseBackupSchedule as created (before any operator wrote status). */
+  created: Record<string, any>;
+  /** The mariadb-operator Backup (with spec.schedule) the create wrote. */
+  operatorObject: Record<string, any>;
+  /** The schedule once the suite wrote, as the operator and the CronJob controller do, a successful run. */
+  ran: Record<string, any>;
+  /** The operator object's spec.schedule after a merge patch suspended the schedule. */
+  suspended: Record<string, any>;
+  /** kubectl's stderr for refused creates, and the operator Backups in the namespace before and after them. */
+  refusals: { redis: string; sixFields: string; before: string[]; after: string[] };
+  /** kubectl's output for the delete, and whether the operator object is gone. */
+  deleted: { stdout: string; stderr: string; gone: boolean };
+}
+
+const dbbs = (name: string, ns: string, instance: string, schedule: string) =>
+  JSON.stringify({
+    apiVersion: `${GROUP}/v1alpha1`,
+    kind: 'DatabaseBackupSchedule',
+    metadata: { name, namespace: ns },
+    spec: { instanceRef: { name: instance }, schedule, retention: '7d' },
+  });
+
+/**
+ * A backup schedule on a cluster where no operator runs: a DatabaseBackupSchedule of a MariaDB
+ * writes mariadb-operator's Backup with `spec.schedule`; the suite then writes what the
+ * operator and kube's CronJob controller would (the CronJob of the Backup's name, owned by it,
+ * with a run scheduled and succeeded; the Backup's Complete condition) and the schedule's
+ * status follows. A merge patch suspends it; refusals write nothing; a delete removes the
+ * operator object.
+ */
+export async function runSchedules(
+  kubectl: Kubectl,
+  ns: string,
+  instances: { mariadb: string; redis: string },
+): Promise<ScheduleSeen> {
+  const operatorBackups = async () =>
+    (await kubectl.ok(['get', 'backups.k8s.mariadb.com', '-n', ns, '-o', 'name'])).trim().split('\n').filter(Boolean).sort();
+  const name = 'conf-schedule';
+  await kubectl.ok(['create', '-f', '-'], dbbs(name, ns, instances.mariadb, '0 3 * * *'));
+  const created = await kubectl.json(['get', 'dbbs', name, '-n', ns]);
+  const operatorObject = await kubectl.json(['get', 'backups.k8s.mariadb.com', name, '-n', ns]);
+
+  // pkg/builder/batch_builder.go BuildBackupCronJob: named as the Backup, controlled by it
+  const scheduledAt = now();
+  await kubectl.ok(
+    ['create', '-f', '-'],
+    JSON.stringify({
+      apiVersion: 'batch/v1',
+      kind: 'CronJob',
+      metadata: {
+        name,
+        namespace: ns,
+        ownerReferences: [{ apiVersion: 'k8s.mariadb.com/v1alpha1', kind: 'Backup', name, uid: operatorObject.metadata.uid, controller: true }],
+      },
+      spec: {
+        schedule: '0 3 * * *',
+        suspend: true,
+        concurrencyPolicy: 'Forbid',
+        jobTemplate: { spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'backup', image: 'busybox' }] } } } },
+      },
+    }),
+  );
+  await kubectl.ok(['patch', 'cronjobs', name, '-n', ns, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { lastScheduleTime: scheduledAt, lastSuccessfulTime: scheduledAt } })]);
+  await kubectl.ok([
+    'patch', 'backups.k8s.mariadb.com', name, '-n', ns, '--subresource=status', '--type=merge', '-p',
+    // SetCompleteWithCronJob (pkg/condition/complete.go) once a run succeeded
+    JSON.stringify({ status: { conditions: [{ type: 'Complete', status: 'True', reason: 'CronJobSuccess', message: 'Success', lastTransitionTime: scheduledAt }] } }),
+  ]);
+  const ran = await eventually(async () => {
+    const got = await kubectl.json(['get', 'dbbs', name, '-n', ns]);
+    return got.status?.reason === 'LastRunSucceeded' ? got : undefined;
+  }, `DatabaseBackupSchedule ${name} LastRunSucceeded`);
+
+  await kubectl.ok(['patch', 'dbbs', name, '-n', ns, '--type=merge', '-p', '{"spec":{"suspend":true}}']);
+  const suspended = (await kubectl.json(['get', 'backups.k8s.mariadb.com', name, '-n', ns])).spec.schedule;
+
+  const before = await operatorBackups();
+  const redis = await kubectl.run(['create', '-f', '-'], dbbs('conf-schedule-redis', ns, instances.redis, '0 3 * * *'));
+  const sixFields = await kubectl.run(['create', '-f', '-'], dbbs('conf-schedule-secs', ns, instances.mariadb, '0 0 3 * * *'));
+  const after = await operatorBackups();
+
+  const deleted = await kubectl.run(['delete', 'dbbs', name, '-n', ns]);
+  const gone = await eventually(
+    async () => ((await kubectl.run(['get', 'backups.k8s.mariadb.com', name, '-n', ns])).code !== 0 ? true : undefined),
+    `Backup ${name} deleted`,
+  );
+  // no garbage collector may run on this cluster: the suite's CronJob goes by hand
+  await kubectl.run(['delete', 'cronjobs', name, '-n', ns, '--ignore-not-found']);
+  return {
+    created,
+    operatorObject,
+    ran,
+    suspended,
+    refusals: { redis: redis.stderr, sixFields: sixFields.stderr, before, after },
+    deleted: { stdout: deleted.stdout, stderr: deleted.stderr, gone },
+  };
+}
