@@ -138,7 +138,7 @@ describe('OpenAPI documents', () => {
       .filter((g: any) => g.group === 'dbaas.platform.dev')
       .map((g: any) => g.kind)
       .sort();
-    expect(kinds).toEqual(['DatabaseBackup', 'DatabaseBackupList', 'DatabaseEngine', 'DatabaseEngineList', 'DatabaseInstance', 'DatabaseInstanceConnection', 'DatabaseInstanceDiagnosis', 'DatabaseInstanceList']);
+    expect(kinds).toEqual(['DatabaseBackup', 'DatabaseBackupList', 'DatabaseBackupSchedule', 'DatabaseBackupScheduleList', 'DatabaseEngine', 'DatabaseEngineList', 'DatabaseInstance', 'DatabaseInstanceConnection', 'DatabaseInstanceDiagnosis', 'DatabaseInstanceList']);
   });
 
   it('is self-contained: every $ref resolves (v3 and v2)', () => {

@@ -54,7 +54,8 @@ describe('backup schedules through DatabaseBackupSchedule (kubectl, emulator + A
         backup: { barmanObjectStore: { destinationPath: 's3://backups/', s3Credentials: { inheritFromIAMRole: true } }, retentionPolicy: '30d' },
       },
     };
-    expect((await admin(['create', '-f', '-'], JSON.stringify(cluster))).stderr).toBe('');
+    const made = await admin(['create', '-f', '-'], JSON.stringify(cluster));
+    if (made.stderr) throw new Error(`creating Cluster pg-scheduled: ${made.stderr}`);
     await watchUntil(['get', 'dbi', 'pg-scheduled', '-n', 'team-a', '-w', '-o', 'jsonpath={.status.phase} {.status.reason} {.status.message}{"\\n"}'], l => l.startsWith('Ready '), 120_000);
   }, 180_000);
   afterAll(async () => {
@@ -102,9 +103,9 @@ describe('backup schedules through DatabaseBackupSchedule (kubectl, emulator + A
         pgRuns.waitForLine(l => /^pg-minutely-\d{14} Succeeded$/.test(l), FIRES_WITHIN),
         mariadbRuns.waitForLine(l => /^\S+Z \S+Z LastRunSucceeded$/.test(l), FIRES_WITHIN),
       ]);
-      const run = await json(['get', 'dbb', pgLine.split(' ')[0], '-n', 'team-a']);
-      expect(run.spec.instanceRef).toEqual({ name: 'pg-scheduled' });
-      expect(run.metadata.labels['cnpg.io/scheduled-backup']).toBe('pg-minutely');
+      const pgRun = await json(['get', 'dbb', pgLine.split(' ')[0], '-n', 'team-a']);
+      expect(pgRun.spec.instanceRef).toEqual({ name: 'pg-scheduled' });
+      expect(pgRun.metadata.labels['cnpg.io/scheduled-backup']).toBe('pg-minutely');
       const [lastSchedule] = mariadbLine.split(' ');
       const served = await json(['get', 'dbbs', 'orders-db-minutely', '-n', 'team-a']);
       expect(served.status).toMatchObject({ engine: 'mariadb', lastScheduleTime: lastSchedule, source: { kind: 'Backup', operator: 'mariadb-operator' } });

@@ -291,11 +291,16 @@ export async function patchSchedule(ctx: HandlerContext, deps: ScheduleWriteDeps
   }
   const parsed = parsePatch(ctx.body, ctx.req.headers['content-type']);
   const options = parseWriteOptions(ctx.query, 'PatchOptions');
-  const pinned =
-    parsed.type === 'application/merge-patch+json'
-      ? (parsed.patch as { metadata?: { resourceVersion?: unknown } } | null)?.metadata?.resourceVersion != null
-      : parsed.patch.some(op => op?.path === '/metadata/resourceVersion' && (op.op === 'add' || op.op === 'replace' || op.op === 'test'));
-  await runScheduleUpdate(ctx, deps, options, current => applyParsedPatch(JSON.parse(JSON.stringify(current)), parsed), pinned);
+  await runScheduleUpdate(ctx, deps, options, current => applyParsedPatch(JSON.parse(JSON.stringify(current)), parsed), pinsResourceVersion(parsed));
+}
+
+/** Whether a patch itself sets `metadata.resourceVersion` (a precondition, as in kube). */
+function pinsResourceVersion(parsed: ReturnType<typeof parsePatch>): boolean {
+  if (parsed.type === 'application/merge-patch+json') {
+    const rv = (parsed.patch as { metadata?: { resourceVersion?: unknown } } | null)?.metadata?.resourceVersion;
+    return rv !== undefined && rv !== null;
+  }
+  return parsed.patch.some(op => op?.path === '/metadata/resourceVersion' && (op.op === 'add' || op.op === 'replace' || op.op === 'test'));
 }
 
 /** `Status{Success}` for a schedule object that is gone at once. */
