@@ -1,4 +1,5 @@
 import type { BackupPhase, DatabaseBackup } from '@internal/plugin-databases-common';
+import { recordedRuns } from './recordedRuns';
 import { cloudnativePgSchedules } from './schedule';
 import { invalid, notSupported, type FieldCause } from '../../writes/FieldCause';
 import { backupMetadata } from '../shared/backupMetadata';
@@ -131,6 +132,7 @@ export function cnpgMethodFor(method: string | undefined, target: KubeObject): s
 }
 
 export const cloudnativePgBackups: BackupSide = {
+  recordedRuns,
   capabilities: {
     onDemand: true,
     schedule: true,
