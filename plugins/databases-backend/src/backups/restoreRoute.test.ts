@@ -24,9 +24,9 @@ const MARIADBS = { group: 'k8s.mariadb.com', version: 'v1alpha1', plural: 'maria
 const REDISES = { group: 'redis.redis.opstreelabs.in', version: 'v1beta2', plural: 'redis' };
 
 /** The portal's restore: the create route with spec.restoreFrom, as the Backups card sends it. */
+let server: http.Server;
 const restore = (name: string, spec: Record<string, unknown>, dryRun?: boolean) =>
   request(server).post(BASE).set('Authorization', alice).send({ name, owner: 'group:default/team-a', spec, ...(dryRun ? { dryRun } : {}) });
-let server: http.Server;
 
 describe('restore into a new instance through the create route (emulator + apiserver)', () => {
   let system: System;

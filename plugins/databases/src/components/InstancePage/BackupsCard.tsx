@@ -4,6 +4,7 @@ import { usePermission } from '@backstage/plugin-permission-react';
 import {
   databasesBackupCreatePermission,
   databasesBackupDeletePermission,
+  databasesInstanceCreatePermission,
   instanceResourceRef,
   type DatabaseBackup,
   type DatabaseEngine,
@@ -38,6 +39,8 @@ import { formatAge } from '../../lib/format';
 import { ErrorExplanation } from '../ErrorExplanation';
 import { PhaseChip } from '../PhaseChip';
 import { applyBackupChange } from './applyBackupChange';
+import { restoreBlocker } from '../../lib/restoreForm';
+import { RestoreDialog } from './RestoreDialog';
 
 /** Why "Back up now" is off, or undefined when it is offered. The engine (DatabaseEngine) says first. */
 export function backupBlocker(instance: DatabaseInstance, allowed: boolean, engine?: DatabaseEngine): string | undefined {
@@ -72,6 +75,10 @@ export function BackupsCard(props: { instanceRef: InstanceRef; instance: Databas
   const resourceRef = instanceResourceRef(instanceRef.cluster, instanceRef.namespace, instanceRef.name);
   const create = usePermission({ permission: databasesBackupCreatePermission, resourceRef });
   const remove = usePermission({ permission: databasesBackupDeletePermission, resourceRef });
+  // A restore creates an instance like this one (its cluster, namespace, engine and owner, what
+  // the create rules look at): asked on this instance, as the would-be one has no ref yet. The
+  // backend asks again on the real request.
+  const restoreAllowed = usePermission({ permission: databasesInstanceCreatePermission, resourceRef });
   const capabilities = engine?.spec.backup;
   // an engine whose operator has no backup objects has nothing to list: say why instead
   const none = !!capabilities && !capabilities.onDemand && !capabilities.schedule && !capabilities.restore;
@@ -85,6 +92,7 @@ export function BackupsCard(props: { instanceRef: InstanceRef; instance: Databas
   const [asking, setAsking] = useState(false);
   const [method, setMethod] = useState('');
   const [deleting, setDeleting] = useState<DatabaseBackup>();
+  const [restoring, setRestoring] = useState<DatabaseBackup>();
 
   useEffect(() => {
     if (none) return undefined;
@@ -100,6 +108,7 @@ export function BackupsCard(props: { instanceRef: InstanceRef; instance: Databas
   }, [api, none, instanceRef.cluster, instanceRef.namespace, instanceRef.name]);
 
   const blocker = backupBlocker(instance, create.allowed, engine);
+  const restoreOff = restoreBlocker(restoreAllowed.allowed, engine);
   const name = instance.metadata.name ?? '';
 
   const backUp = async (chosen?: string) => {
@@ -200,6 +209,21 @@ export function BackupsCard(props: { instanceRef: InstanceRef; instance: Databas
               <TableCell>{b.status?.size ?? '—'}</TableCell>
               <TableCell>{b.spec.method ?? 'default'}</TableCell>
               <TableCell padding="none" align="right">
+                {b.status?.phase === 'Succeeded' && b.status.restorable && (
+                  <Tooltip title={restoreOff ?? `Restore ${b.metadata.name} into a new database`}>
+                    <span data-testid={restoreOff ? 'blocked-restore' : undefined}>
+                      <Button
+                        size="small"
+                        color="primary"
+                        aria-label={`Restore ${b.metadata.name} into a new database`}
+                        disabled={!!restoreOff || busy}
+                        onClick={() => setRestoring(b)}
+                      >
+                        Restore
+                      </Button>
+                    </span>
+                  </Tooltip>
+                )}
                 <Tooltip title={remove.allowed ? `Delete ${b.metadata.name}` : 'You do not have permission to delete backups of this database.'}>
                   <span>
                     <IconButton
@@ -285,6 +309,10 @@ export function BackupsCard(props: { instanceRef: InstanceRef; instance: Databas
           </Button>
         </DialogActions>
       </Dialog>
+
+      {restoring && (
+        <RestoreDialog instanceRef={instanceRef} source={instance} backup={restoring} engine={engine} onClose={() => setRestoring(undefined)} />
+      )}
 
       <Dialog open={!!deleting} onClose={() => setDeleting(undefined)} fullWidth maxWidth="sm" aria-labelledby="backup-delete-title">
         <DialogTitle id="backup-delete-title">Delete backup {deleting?.metadata.name}?</DialogTitle>
