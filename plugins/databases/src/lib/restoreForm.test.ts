@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { makeBackup, makeEngine, makeInstance } from '../testUtils/FakeDatabasesApi';
-import { fromUtcInput, restoreBlocker, restoredName, toRestoreRequest, toUtcInput, validateRestore } from './restoreForm';
+import { fromUtcInput, restoreBlocker, restoredName, restoreVersion, toRestoreRequest, toUtcInput, validateRestore } from './restoreForm';
 
 const NOW = Date.parse('2026-12-01T12:00:00Z');
 const source = makeInstance({ name: 'payments-pg', engine: 'postgresql', owner: 'group:default/team-a' }).instance;
@@ -53,6 +53,16 @@ describe('restoreForm', () => {
       },
     });
     expect(toRestoreRequest(source, backup, { ...values, mode: 'exact' }).spec.restoreFrom).toEqual({ backup: 'payments-pg-nightly' });
+  });
+
+  it("asks for the engine's listed version the source runs, not the operator's full one", () => {
+    const mariadb = makeEngine('mariadb', true, { versions: ['11.8', '11.4', '10.11', '10.6'] });
+    const running = (version: string) => makeInstance({ name: 'orders-db', version }).instance;
+    expect(restoreVersion(running('11.4.2'), mariadb)).toBe('11.4');
+    expect(restoreVersion(running('10.11'), mariadb)).toBe('10.11');
+    // not listed: the source's own, for the apiserver to judge
+    expect(restoreVersion(running('12.0.1'), mariadb)).toBe('12.0.1');
+    expect(restoreVersion(running('11.4.2'), undefined)).toBe('11.4.2');
   });
 
   it('is blocked until the engine is known, where it cannot restore, and without the permission', () => {

@@ -41,6 +41,17 @@ export function restoredName(source: string, maxLength = 63): string {
   return `${source.slice(0, room).replace(/-+$/, '')}${SUFFIX}`;
 }
 
+/**
+ * The version to ask for: the engine's listed version the source runs (an instance reads back
+ * the operator's full version, `11.4.2`, where the engine takes `11.4`), else the source's own.
+ */
+export function restoreVersion(source: DatabaseInstance, engine?: DatabaseEngine): string | undefined {
+  const running = source.spec.version;
+  if (!running) return undefined;
+  const listed = (engine?.spec.versions ?? []).filter(v => running === v || running.startsWith(`${v}.`));
+  return listed.sort((a, b) => b.length - a.length)[0] ?? running;
+}
+
 /** An RFC 3339 time as a `datetime-local` value in UTC, to the second. */
 export function toUtcInput(time: string | undefined): string {
   const ms = Date.parse(time ?? '');
@@ -106,17 +117,19 @@ export function toRestoreRequest(
   source: DatabaseInstance,
   backup: DatabaseBackup,
   values: RestoreFormValues,
+  engine?: DatabaseEngine,
 ): CreateInstanceRequest {
   const restoreFrom: RestoreFrom =
     values.mode === 'time'
       ? { instance: source.metadata.name!, pointInTime: fromUtcInput(values.pointInTime)! }
       : { backup: backup.metadata.name! };
-  const { engine, version, topology, replicas, resources } = source.spec;
+  const { topology, replicas, resources } = source.spec;
+  const version = restoreVersion(source, engine);
   return {
     name: values.name,
     owner: source.metadata.annotations?.[ANNOTATION_OWNER] ?? '',
     spec: {
-      engine,
+      engine: source.spec.engine,
       ...(version ? { version } : {}),
       ...(topology ? { topology } : {}),
       ...(replicas !== undefined ? { replicas } : {}),

@@ -40,7 +40,8 @@ describe('Restore into a new database (Backups card)', () => {
     const api = new FakeDatabasesApi();
     withInstances(
       api,
-      makeInstance({ name: 'orders-db', owner: OWNER }),
+      // the version as the operator reports it; the engine lists 11.4
+      makeInstance({ name: 'orders-db', owner: OWNER, version: '11.4.2' }),
       makeInstance({ name: 'orders-db-restored', owner: OWNER, phase: 'Provisioning', reason: 'Restoring', message: 'Restoring backup' }),
     );
     api.listBackups.mockResolvedValue({

@@ -27,6 +27,7 @@ import { useBasePath } from '../../hooks/useBasePath';
 import { instancePath } from '../../lib/databasesPath';
 import {
   restoreDefaults,
+  restoreVersion,
   toRestoreRequest,
   toUtcInput,
   validateRestore,
@@ -90,7 +91,7 @@ export function RestoreDialog(props: {
     setBusy(true);
     setError(undefined);
     try {
-      const created = await api.createInstance(instanceRef.cluster, instanceRef.namespace, toRestoreRequest(source, backup, values));
+      const created = await api.createInstance(instanceRef.cluster, instanceRef.namespace, toRestoreRequest(source, backup, values, engine));
       navigate(instancePath(basePath, { cluster: created.cluster, namespace: instanceRef.namespace, name: values.name }));
     } catch (e) {
       setError(e);
@@ -149,7 +150,7 @@ export function RestoreDialog(props: {
             <Copied label="Topology" value={source.spec.topology} />
           </Grid>
           <Grid item xs={6} sm={3}>
-            <Copied label="Version" value={source.spec.version} />
+            <Copied label="Version" value={restoreVersion(source, engine)} />
           </Grid>
           <Grid item xs={6} sm={3}>
             <Copied label="Replicas" value={source.spec.replicas} />
