@@ -1,8 +1,10 @@
 import { epochNow } from '../client/epochNow';
+import { hasBackups, populateBackups } from '../population/populateBackups';
 import { makeFigure, type Figure } from '../report/Figure';
 import { summarize } from '../report/stats';
 import type { BackstageProcess } from '../system/BackstageProcess';
 import { statusFlipper } from './statusFlipper';
+import type { PopulatedInstance } from '../population/populate';
 import type { SizeContext } from './types';
 import { deliveryRounds, watchNeedle } from './watchFigures';
 
@@ -102,6 +104,8 @@ export async function backstageFigures(ctx: SizeContext, backstage: BackstagePro
   figures.push(makeFigure('backstage: list route, one page of 100 p99', size, list.p99, 'ms', at10k ? { op: '<=', value: 100 } : undefined,
     `GET /api/databases/instances?limit=100[&cursor]; p50 ${list.p50.toFixed(1)} ms; n=${list.n}`));
 
+  figures.push(await backupsRouteFigure(ctx, target));
+
   const streams = it.eventStreams;
   const set: number = await client.call('openEventStreams', {
     url: `${backstage.baseUrl}/api/databases/events`,
@@ -123,4 +127,48 @@ export async function backstageFigures(ctx: SizeContext, backstage: BackstagePro
     await client.call('closeStreams', { set });
   }
   return figures;
+}
+
+/** Instances whose Backups card the route figure opens, spread over the population. */
+const TIMED_INSTANCES = 100;
+/** Runs per instance, as the backups group writes them (5 × 10,000 = its 50,000). */
+const RUNS_PER_INSTANCE = 5;
+
+/**
+ * The Backups card's route (issue 22: "the Backups tab's route p99 ≤ 20 ms"): `GET
+ * …/instances/:name/backups` as JSON (the first answer of the card; the stream starts with the
+ * same list), which reads the instance and lists its runs as the user through the aggregation
+ * layer, never from a cache of the backend's. Timed over instances whose operator has backups.
+ * The backups group, run before this one, wrote 5 runs per instance; run alone, this group
+ * writes them for the timed instances itself.
+ */
+async function backupsRouteFigure(ctx: SizeContext, target: { baseUrl: string; headers: Record<string, string> }): Promise<Figure> {
+  const { size, iterations: it, client } = ctx;
+  const backed = ctx.instances.filter(hasBackups);
+  const step = Math.max(1, Math.floor(backed.length / TIMED_INSTANCES));
+  const timed: PopulatedInstance[] = backed.filter((_, i) => i % step === 0).slice(0, TIMED_INSTANCES);
+  const path = (i: PopulatedInstance) => `/api/databases/clusters/local/namespaces/${i.namespace}/instances/${i.name}/backups`;
+  const runsOf = async (i: PopulatedInstance) => {
+    const r = await fetch(`${target.baseUrl}${path(i)}`, { headers: target.headers });
+    return r.ok ? ((await r.json()) as { items: unknown[] }).items.length : -1;
+  };
+  let written = false;
+  if ((await runsOf(timed[0])) === 0) {
+    populateBackups(ctx.cluster.emulator, timed, RUNS_PER_INSTANCE * timed.length);
+    written = true;
+    ctx.log(`  wrote ${RUNS_PER_INSTANCE} backup runs for each of the ${timed.length} timed instances (the backups group did not run)`);
+  }
+  // the apiserver serves a run once its watch has delivered it
+  await until(`the backup runs of ${timed.length} instances through the backend`, async () => (await runsOf(timed[timed.length - 1])) >= RUNS_PER_INSTANCE, 300_000);
+  const routeMs: number[] = await client.call('timeIterations', {
+    target,
+    iterations: Array.from({ length: it.warmup + it.small }, (_, i) => [{ path: path(timed[i % timed.length]) }]),
+    warmup: it.warmup,
+    warmupMs: it.warmupMs,
+  });
+  const route = summarize(routeMs);
+  const each = await runsOf(timed[0]);
+  const runs = written ? `${each} runs each, written for this figure` : `${each} runs each, of the backups group's ${RUNS_PER_INSTANCE * size}`;
+  return makeFigure("backstage: an instance's backups route p99", size, route.p99, 'ms', size === 10_000 ? { op: '<=', value: 20 } : undefined,
+    `GET /api/databases/clusters/…/instances/:name/backups (JSON) over ${timed.length} instances, ${runs}; p50 ${route.p50.toFixed(1)} ms; n=${route.n} after ${it.warmupMs / 1000} s of warm-up`);
 }

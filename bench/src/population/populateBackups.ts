@@ -64,6 +64,11 @@ const SHAPES: Record<string, BackupShape> = {
   },
 };
 
+/** Whether the instance's operator has backup objects (its runs can be written here). */
+export function hasBackups(instance: PopulatedInstance): boolean {
+  return `${instance.template.variant.kind.plural}.${instance.template.variant.kind.group}` in SHAPES;
+}
+
 /**
  * Writes `count` completed backup runs straight into the emulator's store (no operator runs),
  * spread round-robin over the instances whose operator has backup objects; one run a day back
