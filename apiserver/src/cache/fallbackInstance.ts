@@ -8,6 +8,7 @@ import type {
   SourceKind,
 } from '../adapters/types';
 import { buildConditions } from '../status/conditions';
+import { projectionFailure, sourceMetadata } from './fallbackParts';
 
 /** What we serve when an adapter throws: the object exists, its state is not understood. */
 export function fallbackInstance(
@@ -15,35 +16,19 @@ export function fallbackInstance(
   source: KubeObject,
   err: unknown,
 ): DatabaseInstance {
-  const m = source.metadata ?? {};
-  const verdict = {
-    phase: 'Unknown' as const,
-    reason: 'ProjectionFailed',
-    message: `cannot read the ${entry.kind.kind} object: ${(err as Error)?.message ?? String(err)}`,
-  };
+  const { source: ref, operatorStatus, ...why } = projectionFailure(entry, source, err);
+  const verdict = { phase: 'Unknown' as const, ...why };
   return {
     apiVersion: DATABASES_GROUP_VERSION,
     kind: 'DatabaseInstance',
-    metadata: {
-      name: m.name,
-      namespace: m.namespace,
-      uid: m.uid,
-      creationTimestamp: m.creationTimestamp,
-      ...(m.labels ? { labels: m.labels } : {}),
-      ...(m.annotations ? { annotations: m.annotations } : {}),
-    },
+    metadata: sourceMetadata(source),
     spec: { engine: entry.adapter.engine },
     status: {
       ...verdict,
       // Ready=Unknown: with no conditions at all, kstatus (Flux) would read the object Current
       conditions: buildConditions(verdict),
-      source: {
-        apiVersion: `${entry.kind.group}/${entry.kind.version}`,
-        kind: entry.kind.kind,
-        name: m.name ?? '',
-        operator: entry.adapter.operator,
-      },
-      ...(source.status !== undefined ? { operatorStatus: source.status } : {}),
+      source: ref,
+      ...(operatorStatus !== undefined ? { operatorStatus } : {}),
     },
   };
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   DATABASE_BACKUP_SCHEDULE_KIND,
   DATABASE_BACKUP_SCHEDULE_PLURAL,
@@ -17,15 +16,13 @@ import { type FieldCause, immutable, invalid as invalidField } from '../../write
 import { validateInstanceName } from '../../writes/validateName';
 import type { HandlerContext } from '../readHandlers';
 import { badRequest, invalid, notFound, unsupportedMediaType } from '../StatusError';
-import { waitForStore } from '../waitForStore';
 import { applyParsedPatch, APPLY_PATCH_TYPE, PATCH_MEDIA_TYPES, parsePatch } from './applyPatch';
 import { targetOf } from './backupWrites';
-import { randomSuffix } from './createInstance';
 import { decodeSchedule } from './decodeSchedule';
 import { mediaTypeOf, parseObjectBody } from './decodeInstance';
-import { parseDeleteOptions } from './deleteOptions';
 import { createMergePatch } from './mergePatch';
 import { rvAtLeast, sendObject } from './respondInstance';
+import { createProjected, deleteProjected, requestedName, waitForKind, writeKey, type ProjectedKindWrites } from './projectedWrites';
 import { alreadyExists, conflict, preconditionFailed, toWriteError } from './toWriteError';
 import { validateMetadata } from './validateMetadata';
 import type { WriteDeps } from './WriteDeps';
@@ -42,10 +39,17 @@ export const SCHEDULE_RUNS_KEPT =
 /** How a refusal for an engine without backups ends its sentence. */
 const CANNOT = 'have a DatabaseBackupSchedule';
 
-const lockKey = (namespace: string, name: string) => `schedule:${namespace}/${name}`;
+const lockKey = (namespace: string, name: string) => writeKey('schedule', namespace, name);
 
-const waitForSchedules = (deps: ScheduleWriteDeps, done: () => boolean) =>
-  waitForStore(listener => deps.schedules.onApplied(listener), done, deps.cacheWaitMs);
+/** How the writes of databasebackupschedules read their store and serve an object alone. */
+const scheduleKind = (deps: ScheduleWriteDeps): ProjectedKindWrites<DatabaseBackupSchedule, AdapterWithSchedules> => ({
+  store: deps.schedules,
+  plural: DATABASE_BACKUP_SCHEDULE_PLURAL,
+  prefix: 'schedule',
+  alone: projectAlone,
+});
+
+const waitForSchedules = (deps: ScheduleWriteDeps, done: () => boolean) => waitForKind(deps, scheduleKind(deps), done);
 
 /** The schedule object `object` projects to by itself (no CronJob: before the watch cache has it). */
 function projectAlone(adapter: AdapterWithSchedules, kind: SourceKind, object: KubeObject): DatabaseBackupSchedule {
@@ -67,7 +71,7 @@ function kindOf(adapter: AdapterWithSchedules, object: KubeObject): SourceKind {
 function nameHolder(deps: ScheduleWriteDeps, namespace: string, name: string): string | undefined {
   const claim = deps.schedules.claims(namespace, name)[0] ?? deps.backups?.claims(namespace, name)[0];
   if (claim) return `${claim.kind.kind}.${claim.kind.group} "${name}"`;
-  return deps.recentCreates.get(`schedule:${namespace}/${name}`) ?? deps.recentCreates.get(`backup:${namespace}/${name}`);
+  return deps.recentCreates.get(writeKey('schedule', namespace, name)) ?? deps.recentCreates.get(writeKey('backup', namespace, name));
 }
 
 /** The spec's own rules, the same for every operator: a 5-field cron, suspend a boolean, strings where strings go. */
@@ -111,13 +115,7 @@ export async function createSchedule(ctx: HandlerContext, deps: ScheduleWriteDep
   const { schedule: decoded, warnings } = decodeSchedule(raw, options.fieldValidation);
   const namespace = ctx.info.namespace;
   const meta = decoded.metadata;
-  if (meta.namespace && meta.namespace !== namespace) {
-    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
-  }
-  let name = typeof meta.name === 'string' ? meta.name : '';
-  if (!name && typeof meta.generateName === 'string' && meta.generateName) {
-    for (let i = 0; i < 5 && (!name || nameHolder(deps, namespace, name)); i++) name = `${meta.generateName}${randomSuffix()}`;
-  }
+  const name = requestedName(meta, namespace, n => nameHolder(deps, namespace, n));
   const request: DatabaseBackupSchedule = {
     ...decoded,
     metadata: {
@@ -141,36 +139,15 @@ export async function createSchedule(ctx: HandlerContext, deps: ScheduleWriteDep
   const built = adapter.backups.schedules.toOperatorObject(request, found.target, { requestedBy: user.username || undefined });
   const kind = kindOf(adapter, built);
 
-  if (options.dryRun) {
-    const wouldBe = { ...built, metadata: { ...built.metadata, uid: randomUUID(), creationTimestamp: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), generation: 1 } };
-    const answer = projectAlone(adapter, kind, wouldBe);
-    delete answer.metadata.resourceVersion;
-    sendObject(ctx.res, ctx.req.headers.accept, 201, answer, warnings);
-    return;
-  }
-
-  const key = lockKey(namespace, name);
-  const created = await deps.locks.run(key, async () => {
-    const taken = nameHolder(deps, namespace, name);
-    if (taken) throw alreadyExists(name, taken);
-    let made: KubeObject;
-    try {
-      made = await deps.writer.create(kind, built);
-    } catch (err) {
-      throw toWriteError(err, { verb: 'create', name, namespace, type: kind });
-    }
-    deps.recentCreates.set(key, `${kind.kind}.${kind.group} "${name}"`);
-    return made;
+  await createProjected(ctx, deps, scheduleKind(deps), {
+    adapter,
+    type: kind,
+    object: built,
+    name,
+    dryRun: options.dryRun,
+    warnings,
+    holder: n => nameHolder(deps, namespace, n),
   });
-  const rv = created.metadata?.resourceVersion;
-  const seen = await waitForSchedules(deps, () => {
-    const served = deps.schedules.get(namespace, name);
-    return served?.metadata.uid === created.metadata?.uid && rvAtLeast(served?.metadata.resourceVersion, rv);
-  });
-  if (seen) deps.recentCreates.delete(key);
-  else setTimeout(() => deps.recentCreates.delete(key), 60_000).unref?.();
-  const answer = (seen && deps.schedules.get(namespace, name)) || projectAlone(adapter, kind, created);
-  sendObject(ctx.res, ctx.req.headers.accept, 201, answer, warnings);
 }
 
 /** Labels and annotations the apiserver stamps itself: kept as they are, whatever a client sends. */
@@ -303,54 +280,11 @@ function pinsResourceVersion(parsed: ReturnType<typeof parsePatch>): boolean {
   return parsed.patch.some(op => op?.path === '/metadata/resourceVersion' && (op.op === 'add' || op.op === 'replace' || op.op === 'test'));
 }
 
-/** `Status{Success}` for a schedule object that is gone at once. */
-const deletedStatus = (name: string, uid: string | undefined) => ({
-  kind: 'Status',
-  apiVersion: 'v1',
-  metadata: {},
-  status: 'Success',
-  details: { name, group: DATABASES_API_GROUP, kind: DATABASE_BACKUP_SCHEDULE_PLURAL, ...(uid ? { uid } : {}) },
-});
-
 /**
  * DELETE .../databasebackupschedules/{name}: deletes the operator's schedule object (and, by
  * background propagation, what it owns: mariadb-operator's CronJob and its Jobs), with
  * preconditions and dryRun. Every answer says in a Warning that the backups taken are kept.
  */
-export async function deleteSchedule(ctx: HandlerContext, deps: ScheduleWriteDeps): Promise<void> {
-  const options = parseDeleteOptions(ctx.body, ctx.query);
-  const namespace = ctx.info.namespace;
-  const name = ctx.pathName;
-  const warnings = [`${DATABASE_BACKUP_SCHEDULE_KIND} "${name}": ${SCHEDULE_RUNS_KEPT}`];
-  const result = await deps.locks.run(lockKey(namespace, name), async () => {
-    const current = deps.schedules.get(namespace, name);
-    const source = deps.schedules.source(namespace, name);
-    if (!current || !source) throw notFound(DATABASE_BACKUP_SCHEDULE_PLURAL, name);
-    const uid = current.metadata.uid ?? '';
-    const pre = options.preconditions;
-    if (pre?.uid && pre.uid !== uid) throw preconditionFailed(name, 'UID', pre.uid, uid);
-    const sourceRv = source.object.metadata?.resourceVersion;
-    if (pre?.resourceVersion && !rvAtLeast(pre.resourceVersion, sourceRv)) {
-      throw preconditionFailed(name, 'ResourceVersion', pre.resourceVersion, current.metadata.resourceVersion ?? '');
-    }
-    if (options.dryRun) return { schedule: current, uid };
-    let returned: KubeObject | undefined;
-    try {
-      returned = await deps.writer.delete(source.kind, namespace, source.object.metadata?.name ?? name, {
-        propagationPolicy: options.propagationPolicy ?? 'Background',
-        preconditions: { uid: source.object.metadata?.uid, ...(pre?.resourceVersion ? { resourceVersion: sourceRv } : {}) },
-      });
-    } catch (err) {
-      throw toWriteError(err, { verb: 'delete', name, namespace, type: source.kind });
-    }
-    if (returned?.metadata?.deletionTimestamp) {
-      const deleting = returned.metadata.resourceVersion;
-      const seen = await waitForSchedules(deps, () => rvAtLeast(deps.schedules.builtFromRv(namespace, name), deleting));
-      return { schedule: (seen && deps.schedules.get(namespace, name)) || projectAlone(source.adapter, source.kind, returned), uid };
-    }
-    await waitForSchedules(deps, () => deps.schedules.get(namespace, name)?.metadata.uid !== uid);
-    return { schedule: undefined, uid };
-  });
-  sendObject(ctx.res, ctx.req.headers.accept, 200, result.schedule ?? deletedStatus(name, result.uid), warnings);
+export function deleteSchedule(ctx: HandlerContext, deps: ScheduleWriteDeps): Promise<void> {
+  return deleteProjected(ctx, deps, scheduleKind(deps), `${DATABASE_BACKUP_SCHEDULE_KIND} "${ctx.pathName}": ${SCHEDULE_RUNS_KEPT}`);
 }
-
