@@ -153,38 +153,23 @@ export async function startApiserver(
   }
 
   const adapters = deps.adapters ?? allAdapters;
-  const store = new InformerInstanceStore({
+  // every store watches the same cluster the same way: one informer factory, one history bound
+  const watching = {
     adapters,
     informerFactory: kubeInformerFactory(kc),
     clusterResourceVersion: clusterResourceVersion(kc),
     historyMaxEvents: options.watchHistorySize,
     historyMaxAgeSeconds: options.watchHistorySeconds,
     staleAfterMs: deps.staleAfterMs,
-    engineConfig,
     logger,
-  });
+  };
+  const store = new InformerInstanceStore({ ...watching, engineConfig });
   store.start();
   // every backup run of the operators that have backup objects, through the same machinery
-  const backups = new BackupStore({
-    adapters,
-    informerFactory: kubeInformerFactory(kc),
-    clusterResourceVersion: clusterResourceVersion(kc),
-    historyMaxEvents: options.watchHistorySize,
-    historyMaxAgeSeconds: options.watchHistorySeconds,
-    staleAfterMs: deps.staleAfterMs,
-    logger,
-  });
+  const backups = new BackupStore(watching);
   backups.start();
   // every backup schedule this API serves, likewise
-  const schedules = new ScheduleStore({
-    adapters,
-    informerFactory: kubeInformerFactory(kc),
-    clusterResourceVersion: clusterResourceVersion(kc),
-    historyMaxEvents: options.watchHistorySize,
-    historyMaxAgeSeconds: options.watchHistorySeconds,
-    staleAfterMs: deps.staleAfterMs,
-    logger,
-  });
+  const schedules = new ScheduleStore(watching);
   schedules.start();
   // operator objects and Secrets are written with the apiserver's own credentials
   const writer = new KubeApiWriter(kc, { timeoutMs: deps.writeTimeoutMs });

@@ -2,6 +2,7 @@
 import { BACKUP_PHASES, DATABASE_BACKUP_KIND, DATABASE_BACKUP_SCHEDULE_KIND } from '@internal/plugin-databases-common';
 import { META_NAMES, ref, refField } from './metaSchemas';
 import { API_VERSION, gvk, KIND, schemaName, str } from './schemaBuilders';
+import { listSchema } from './listSchema';
 import type { Schema } from './types';
 
 const bool = (description: string): Schema => ({ type: 'boolean', description });
@@ -98,22 +99,7 @@ export const backupSchemas: Record<string, Schema> = {
     },
     'x-kubernetes-group-version-kind': gvk(DATABASE_BACKUP_KIND),
   },
-  [schemaName(`${DATABASE_BACKUP_KIND}List`)]: {
-    type: 'object',
-    description: 'DatabaseBackupList is a list of DatabaseBackup.',
-    required: ['items'],
-    properties: {
-      apiVersion: API_VERSION,
-      items: {
-        type: 'array',
-        description: 'Items is the list of DatabaseBackup.',
-        items: { default: {}, allOf: [ref(schemaName(DATABASE_BACKUP_KIND))] },
-      },
-      kind: KIND,
-      metadata: refField(META_NAMES.listMeta, 'Standard list metadata.'),
-    },
-    'x-kubernetes-group-version-kind': gvk(`${DATABASE_BACKUP_KIND}List`),
-  },
+  ...listSchema(DATABASE_BACKUP_KIND),
   [schemaName('DatabaseBackupScheduleSpec')]: {
     type: 'object',
     description: 'Which instance is backed up, when, and how long its runs are kept.',
@@ -172,20 +158,5 @@ export const backupSchemas: Record<string, Schema> = {
     },
     'x-kubernetes-group-version-kind': gvk(DATABASE_BACKUP_SCHEDULE_KIND),
   },
-  [schemaName(`${DATABASE_BACKUP_SCHEDULE_KIND}List`)]: {
-    type: 'object',
-    description: 'DatabaseBackupScheduleList is a list of DatabaseBackupSchedule.',
-    required: ['items'],
-    properties: {
-      apiVersion: API_VERSION,
-      items: {
-        type: 'array',
-        description: 'Items is the list of DatabaseBackupSchedule.',
-        items: { default: {}, allOf: [ref(schemaName(DATABASE_BACKUP_SCHEDULE_KIND))] },
-      },
-      kind: KIND,
-      metadata: refField(META_NAMES.listMeta, 'Standard list metadata.'),
-    },
-    'x-kubernetes-group-version-kind': gvk(`${DATABASE_BACKUP_SCHEDULE_KIND}List`),
-  },
+  ...listSchema(DATABASE_BACKUP_SCHEDULE_KIND),
 };

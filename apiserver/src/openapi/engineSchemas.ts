@@ -3,6 +3,7 @@ import { DATABASE_ENGINE_KIND } from '@internal/plugin-databases-common';
 import { engineNames } from '../adapters/registry';
 import { META_NAMES, ref, refField } from './metaSchemas';
 import { API_VERSION, gvk, KIND, schemaName, str, TOPOLOGIES } from './schemaBuilders';
+import { listSchema } from './listSchema';
 import type { Schema } from './types';
 
 export const engineSchemas: Record<string, Schema> = {
@@ -137,20 +138,5 @@ export const engineSchemas: Record<string, Schema> = {
     },
     'x-kubernetes-group-version-kind': gvk(DATABASE_ENGINE_KIND),
   },
-  [schemaName(`${DATABASE_ENGINE_KIND}List`)]: {
-    type: 'object',
-    description: 'DatabaseEngineList is a list of DatabaseEngine.',
-    required: ['items'],
-    properties: {
-      apiVersion: API_VERSION,
-      items: {
-        type: 'array',
-        description: 'Items is the list of DatabaseEngine.',
-        items: { default: {}, allOf: [ref(schemaName(DATABASE_ENGINE_KIND))] },
-      },
-      kind: KIND,
-      metadata: refField(META_NAMES.listMeta, 'Standard list metadata.'),
-    },
-    'x-kubernetes-group-version-kind': gvk(`${DATABASE_ENGINE_KIND}List`),
-  },
+  ...listSchema(DATABASE_ENGINE_KIND),
 };

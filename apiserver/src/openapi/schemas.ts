@@ -15,6 +15,7 @@ import { engineSchemas } from './engineSchemas';
 import { backupSchemas } from './backupSchemas';
 import { META_NAMES, metaSchemas, ref, refField } from './metaSchemas';
 import { API_VERSION, gvk, KIND, quantity, schemaName, str, TOPOLOGIES, topologiesPerEngine } from './schemaBuilders';
+import { listSchema } from './listSchema';
 import type { Schema } from './types';
 
 export { schemaName } from './schemaBuilders';
@@ -210,22 +211,7 @@ const instanceSchemas: Record<string, Schema> = {
     },
     'x-kubernetes-group-version-kind': gvk(DATABASE_INSTANCE_KIND),
   },
-  [schemaName(`${DATABASE_INSTANCE_KIND}List`)]: {
-    type: 'object',
-    description: 'DatabaseInstanceList is a list of DatabaseInstance.',
-    required: ['items'],
-    properties: {
-      apiVersion: API_VERSION,
-      items: {
-        type: 'array',
-        description: 'Items is the list of DatabaseInstance.',
-        items: { default: {}, allOf: [ref(schemaName(DATABASE_INSTANCE_KIND))] },
-      },
-      kind: KIND,
-      metadata: refField(META_NAMES.listMeta, 'Standard list metadata.'),
-    },
-    'x-kubernetes-group-version-kind': gvk(`${DATABASE_INSTANCE_KIND}List`),
-  },
+  ...listSchema(DATABASE_INSTANCE_KIND),
   [schemaName('ConnectionEndpoint')]: {
     type: 'object',
     description: 'A network endpoint of the database with the URI a client would use for it.',
