@@ -37,7 +37,7 @@ import type { InstanceAuthorizer } from './permissions/InstanceAuthorizer';
 import { InstanceRequests, type InstanceCaller } from './instances/InstanceRequests';
 import type { HistoryStore } from './history/HistoryStore';
 import type { EventsHub } from './events/EventsHub';
-import { streamInstanceEvents } from './events/streamInstanceEvents';
+import { streamListWatch } from './events/streamListWatch';
 import { recordedWrite } from './instances/recordedWrite';
 import { clusterParams, dnsLabel, instanceName, instanceParams, namespaceParams, parse } from './requestSchemas';
 import { addBackupRoutes } from './backups/addBackupRoutes';
@@ -410,7 +410,7 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
       return;
     }
     eventStreams.open += 1;
-    await streamInstanceEvents(res, watch, first).finally(() => (eventStreams.open -= 1));
+    await streamListWatch(res, watch, first, { list: 'events', change: 'event' }).finally(() => (eventStreams.open -= 1));
   });
 
   router.get('/clusters/:cluster/namespaces/:namespace/instances/:name/history', async (req, res) => {

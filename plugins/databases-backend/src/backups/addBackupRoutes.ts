@@ -19,7 +19,7 @@ import type { InstanceAuthorizer } from '../permissions/InstanceAuthorizer';
 import type { InstanceCaller } from '../instances/InstanceRequests';
 import { dnsLabel, instanceParams, parse } from '../requestSchemas';
 import { backupName } from './backupName';
-import { streamBackups } from './streamBackups';
+import { streamListWatch } from '../events/streamListWatch';
 
 /** What the backup routes take from the router. */
 export interface BackupRoutesOptions {
@@ -87,7 +87,7 @@ export function addBackupRoutes(router: ReturnType<typeof Router>, options: Back
       return;
     }
     streams.open += 1;
-    await streamBackups(res, p.cluster, watch, first).finally(() => (streams.open -= 1));
+    await streamListWatch(res, watch, first, { list: 'backups', change: 'backup', with: { cluster: p.cluster } }).finally(() => (streams.open -= 1));
   });
 
   router.post(base, async (req, res) => {
