@@ -78,7 +78,8 @@ function fromJob(job: JobState | undefined, recorded: 'none' | 'running'): Verdi
       return { phase: 'Pending', reason: 'JobSuspended' };
     case 'Pending':
       return { phase: 'Pending', reason: job.reason, ...(job.message && { message: job.message }) };
-    case 'Running':
+    default:
+      // Running: its pod started
       return recorded === 'running'
         ? { phase: 'Running', reason: 'Running' }
         : { phase: 'Running', reason: job.reason, ...(job.message && { message: job.message }) };
