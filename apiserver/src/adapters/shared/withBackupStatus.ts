@@ -11,15 +11,32 @@ const detail = (message: string) => message.replace(/^(Required value|Forbidden|
  * the reason in its words), with the runs the operator records on the object.
  */
 export function instanceBackupStatus(adapter: OperatorAdapter, source: KubeObject): InstanceBackupStatus {
-  const capabilities = backupCapabilities(adapter);
+  const capabilities = engineCapabilities(adapter);
   const side = adapter.backups;
   if (!side) return capabilities;
   const causes = side.validate({ instanceRef: { name: source.metadata?.name ?? '' } }, source);
+  const recorded = side.recordedRuns?.(source);
+  if (!causes.length && !(recorded && Object.keys(recorded).length)) return capabilities;
   return {
     ...capabilities,
     ...(causes.length && { onDemand: false, schedule: false, reason: causes.map(c => detail(c.message)).join('; ') }),
-    ...side.recordedRuns?.(source),
+    ...recorded,
   };
+}
+
+const shared = new WeakMap<OperatorAdapter, InstanceBackupStatus>();
+
+/**
+ * The engine's capabilities as one frozen object per adapter: most instances have nothing of their
+ * own to add, and the store keeps tens of thousands of them.
+ */
+function engineCapabilities(adapter: OperatorAdapter): InstanceBackupStatus {
+  let found = shared.get(adapter);
+  if (!found) {
+    found = Object.freeze(backupCapabilities(adapter));
+    shared.set(adapter, found);
+  }
+  return found;
 }
 
 /** The adapter with `status.backup` on every instance it projects (see instanceBackupStatus). */
