@@ -140,9 +140,16 @@ export function readMembers(
   });
 }
 
-/** `<name>-<i>` for i in [from, from + count): how StatefulSets name their pods. */
+/**
+ * The most members listed for one instance: a StatefulSet's replicas are an int32, and a spec
+ * (or a would-be one in a dry run) asking for billions must not make us build billions of rows.
+ */
+export const MAX_LISTED_MEMBERS = 1000;
+
+/** `<name>-<i>` for i in [from, from + count): how StatefulSets name their pods (at most MAX_LISTED_MEMBERS). */
 export function ordinalPods(set: string, count: number, headless?: string, from = 0): ExpectedMember[] {
-  return Array.from({ length: Math.max(0, count) }, (_, i) => ({ pod: `${set}-${i + from}`, ...(headless ? { headless } : {}) }));
+  const listed = Number.isFinite(count) ? Math.min(Math.max(0, Math.trunc(count)), MAX_LISTED_MEMBERS) : 0;
+  return Array.from({ length: listed }, (_, i) => ({ pod: `${set}-${i + from}`, ...(headless ? { headless } : {}) }));
 }
 
 /**
