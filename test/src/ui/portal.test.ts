@@ -309,7 +309,7 @@ describe('the portal for a user who may read but not change', () => {
     await page.getByTestId('phase-banner').waitFor();
     await page.getByText(/You may not see the credentials/).waitFor();
     for (const label of ['Scale', 'Upgrade', 'Delete']) {
-      await expect(page.getByRole('button', { name: label }).isDisabled()).resolves.toBe(true);
+      await expect(page.getByRole('button', { name: label, exact: true }).isDisabled()).resolves.toBe(true);
     }
     await expect(page.getByRole('button', { name: /Reveal connection details/ }).count()).resolves.toBe(0);
   }, 120_000);
