@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { kubectlBinaries, parseTable, runKubectl, spawnKubectl } from '../support/kubectl';
+import { eventually } from '../support/eventually';
 import { startSystem, type System } from '../support/startSystem';
 
 const GROUP = 'dbaas.platform.dev';
-const SLOW = 90_000;
+const SLOW = 150_000;
 
 /** Phase and reason of the watched backup, one line per change. */
 const WATCH_FORMAT = 'jsonpath={.status.phase} {.status.reason}{"\\n"}';
@@ -109,7 +110,12 @@ describe('backups through DatabaseBackup (kubectl, emulator + APIService + apise
       },
     };
     expect((await admin(['create', '-f', '-'], JSON.stringify(cluster))).stderr).toBe('');
-    await spawnUntil(['get', 'dbi', 'pg-backed', '-n', 'team-a', '-w', '-o', 'jsonpath={.status.phase}{"\\n"}'], l => l === 'Ready');
+    // read until Ready (a failure names the last phase, reason and message seen)
+    await eventually(async () => {
+      const seen = (await kubectl('get', 'dbi', 'pg-backed', '-n', 'team-a', '-o', 'jsonpath={.status.phase} {.status.reason} {.status.message}')).stdout;
+      if (!seen.startsWith('Ready')) throw new Error(`pg-backed is ${seen}`);
+      return true;
+    }, 'pg-backed Ready', 120_000);
     const before = await operatorBackups();
     const refused = await run(alice, ['create', '-f', '-'], backup('pg-snap', 'pg-backed', { method: 'volumeSnapshot' }));
     expect(refused.code).not.toBe(0);
@@ -154,13 +160,4 @@ describe('backups through DatabaseBackup (kubectl, emulator + APIService + apise
     expect(await operatorBackups()).not.toContain('backup.k8s.mariadb.com/orders-db-gone');
   }, SLOW);
 
-  /** Runs `kubectl get -w` as alice until a line matches. */
-  async function spawnUntil(args: string[], pred: (line: string) => boolean) {
-    const watch = spawnKubectl(file, alice, `${system.dir}/home-backups`, args);
-    try {
-      return await watch.waitForLine(pred, 60_000);
-    } finally {
-      watch.stop();
-    }
-  }
 });
