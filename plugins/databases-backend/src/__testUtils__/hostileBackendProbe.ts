@@ -207,6 +207,8 @@ function portalInstanceOf(text: string): { metadata?: { namespace?: string; name
 
 /** Whether a JSON body text asks for a dry run (unparseable bodies are refused, so they count as one). */
 export const asksDryRun = (text: string) => {
+  // no body at all is a request of its own (back up now), not one refused for its body
+  if (!text.trim()) return false;
   try {
     return JSON.parse(text)?.dryRun === true;
   } catch {
