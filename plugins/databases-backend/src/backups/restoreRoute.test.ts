@@ -41,6 +41,8 @@ describe('restore into a new instance through the create route (emulator + apise
     system = await startSystem({ seed: true });
     // the demo's runs finish: orders-db-nightly-check Succeeded, orders-db-before-migration Failed
     system.emulator.operators.settle();
+    // ... and the apiserver serves them so (its watch cache follows the cluster a moment later)
+    await eventually(() => system.apiserver.backups.get('team-a', 'orders-db-nightly-check')?.status?.phase === 'Succeeded', 20_000, 'orders-db-nightly-check served Succeeded');
     dir = mkdtempSync(path.join(os.tmpdir(), 'databases-restore-'));
     knex = sqliteKnex(path.join(dir, 'history.sqlite'));
     const backend = await startTestBackend({
