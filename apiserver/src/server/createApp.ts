@@ -1,18 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
-import {
-  DATABASE_INSTANCE_CONNECTION_KIND,
-  DATABASE_INSTANCE_CONNECTION_SUBRESOURCE,
-  DATABASE_INSTANCE_DIAGNOSIS_KIND,
-  DATABASE_INSTANCE_DIAGNOSIS_SUBRESOURCE,
-  DATABASES_API_GROUP,
-  DATABASES_API_VERSION,
-  type DatabaseBackup,
-  type DatabaseBackupSchedule,
-  type DatabaseEngine,
-  type DatabaseInstance,
-} from '@internal/plugin-databases-common';
+import { DATABASES_API_GROUP, DATABASES_API_VERSION } from '@internal/plugin-databases-common';
 import type { OperatorAdapter } from '../adapters/types';
 import type { Authenticator, Authorizer, RequestInfo, UserInfo } from '../auth/types';
 import type { BackupStore } from '../backups/BackupStore';
@@ -23,36 +12,21 @@ import { createMetrics, type ApiserverMetrics } from '../metrics/createMetrics';
 import { buildOpenApiV2, buildOpenApiV3 } from '../openapi/buildOpenApi';
 import type { EngineValidationContexts } from '../writes/validateSpec';
 import { buildStamp, packageVersion } from './buildInfo';
-import { buildDiscovery, encodeDocument, type ServedResource } from './discovery';
+import { buildDiscovery, encodeDocument } from './discovery';
 import { HEALTH_PATHS, healthChecks, renderHealth, sendHealth, type Readiness } from './health';
-import { ListSnapshots } from './ListSnapshots';
 import { consoleLogger, type Logger } from './logger';
 import { DEFAULT_MAX_IN_FLIGHT, MaxInFlight, releaseWhenDone, type MaxInFlightLimits } from './maxInFlight';
-import {
-  createBackup,
-  createInstance,
-  deleteBackup,
-  deleteCollection,
-  deleteInstance,
-  KeyedMutex,
-  noPolicy,
-  patchInstance,
-  serveConnection,
-  serveDiagnosis,
-  updateInstance,
-  type PolicyChecker,
-  type WriteDeps,
-} from './mutate';
+import { KeyedMutex, noPolicy, type PolicyChecker, type WriteDeps } from './mutate';
 import { openapiV3Index, serveNonResource, type NonResourceDocuments } from './nonResource';
 import { splitUrl } from './queryParams';
 import { withHeadersDistinct } from './http2Headers';
-import { serveGet, serveList, type HandlerContext } from './readHandlers';
+import type { HandlerContext } from './readHandlers';
 import { readBody } from './readBody';
 import { getRequestInfo } from './requestInfo';
-import { backupSource, engineSource, instanceSource, scheduleSource } from './ResourceSource';
-import { createSchedule, deleteSchedule, patchSchedule, updateSchedule } from './mutate/scheduleWrites';
+import { buildResourceTable } from './resourceTable';
+
+export type { ResourceHandlers, VerbHandler } from './resourceTable';
 import { sendStatusError } from './respond';
-import type { Verb } from './resources';
 import {
   forbidden,
   internalError,
@@ -63,7 +37,6 @@ import {
   StatusError,
   unauthorized,
 } from './StatusError';
-import { serveWatch } from './watch';
 
 /** `version.Info` served at `/version`. */
 export interface VersionInfo {
@@ -133,18 +106,6 @@ const generatePassword = () =>
 const own = <V>(record: Partial<Record<string, V>>, key: string): V | undefined =>
   Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
 
-/** Handles one verb on one resource (or subresource). */
-export type VerbHandler = (ctx: HandlerContext) => Promise<void>;
-
-/** The per-resource handler table: discovery advertises exactly the verbs present here. */
-export interface ResourceHandlers {
-  served: ServedResource;
-  /** Whether the cache it is served from has listed everything once. */
-  synced: () => boolean;
-  verbs: Partial<Record<Verb, VerbHandler>>;
-  subresources: Record<string, Partial<Record<Verb, VerbHandler>>>;
-}
-
 /** Lifecycle hooks of a created app, used by `startServer` and `main`. */
 export interface AppControl {
   /** Makes `/readyz` fail with `[-]shutdown` (first step of a graceful shutdown). */
@@ -194,19 +155,6 @@ export function createApp(options: CreateAppOptions): DatabasesApp {
   const watches = new Set<() => void>();
   let shuttingDown = false;
 
-  const instances = instanceSource(store);
-  const engines = engineSource(store);
-  const instanceSnapshots = new ListSnapshots<DatabaseInstance>({ ttlMs: options.continueTtlMs });
-  const engineSnapshots = new ListSnapshots<DatabaseEngine>({ ttlMs: options.continueTtlMs });
-  const watchSettings = {
-    store,
-    definition: instances.definition,
-    registry: { add: (e: () => void) => watches.add(e), delete: (e: () => void) => watches.delete(e) },
-    metrics,
-    logger,
-    bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
-  };
-
   const writes: WriteDeps | undefined = options.writes && {
     store,
     writer: options.writes.writer,
@@ -225,113 +173,19 @@ export function createApp(options: CreateAppOptions): DatabasesApp {
   };
 
   // discovery and routing follow this table: a verb is advertised exactly when it has a handler
-  const table: Record<string, ResourceHandlers> = {};
-  const register = (
-    served: Omit<ServedResource, 'verbs' | 'subresources'>,
-    verbs: ResourceHandlers['verbs'],
-    subresources: ResourceHandlers['subresources'] = {},
-    subresourceKinds: Record<string, string> = {},
-    synced: () => boolean = () => store.hasSynced(),
-  ) => {
-    table[served.definition.plural] = {
-      synced,
-      served: {
-        ...served,
-        verbs: Object.keys(verbs) as Verb[],
-        subresources: Object.entries(subresources).map(([name, v]) => ({
-          name,
-          verbs: Object.keys(v) as Verb[],
-          ...(subresourceKinds[name] ? { kind: subresourceKinds[name] } : {}),
-        })),
-      },
-      verbs,
-      subresources,
-    };
-  };
-  register(
-    { definition: instances.definition },
-    {
-      get: ctx => serveGet(ctx, instances),
-      list: ctx => serveList(ctx, instances, instanceSnapshots),
-      watch: ctx => serveWatch(ctx, watchSettings),
-      ...(writes
-        ? {
-            create: ctx => createInstance(ctx, writes),
-            update: ctx => updateInstance(ctx, writes),
-            patch: ctx => patchInstance(ctx, writes),
-            delete: ctx => deleteInstance(ctx, writes),
-            deletecollection: ctx => deleteCollection(ctx, writes),
-          }
-        : {}),
+  const table = buildResourceTable({
+    store,
+    backups: options.backups,
+    schedules: options.schedules,
+    writes,
+    continueTtlMs: options.continueTtlMs,
+    watch: {
+      registry: { add: (e: () => void) => watches.add(e), delete: (e: () => void) => watches.delete(e) },
+      metrics,
+      logger,
+      bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
     },
-    {
-      status: { get: ctx => serveGet(ctx, instances) },
-      ...(writes
-        ? {
-            [DATABASE_INSTANCE_CONNECTION_SUBRESOURCE]: { get: ctx => serveConnection(ctx, writes) },
-            [DATABASE_INSTANCE_DIAGNOSIS_SUBRESOURCE]: { get: ctx => serveDiagnosis(ctx, writes) },
-          }
-        : {}),
-    },
-    {
-      [DATABASE_INSTANCE_CONNECTION_SUBRESOURCE]: DATABASE_INSTANCE_CONNECTION_KIND,
-      [DATABASE_INSTANCE_DIAGNOSIS_SUBRESOURCE]: DATABASE_INSTANCE_DIAGNOSIS_KIND,
-    },
-  );
-  register(
-    { definition: engines.definition },
-    { get: ctx => serveGet(ctx, engines), list: ctx => serveList(ctx, engines, engineSnapshots) },
-  );
-  if (options.backups) {
-    const backupStore = options.backups;
-    const backups = backupSource(backupStore);
-    const backupSnapshots = new ListSnapshots<DatabaseBackup>({ ttlMs: options.continueTtlMs });
-    const backupWatches = { ...watchSettings, store: backupStore, definition: backups.definition };
-    register(
-      { definition: backups.definition },
-      {
-        get: ctx => serveGet(ctx, backups),
-        list: ctx => serveList(ctx, backups, backupSnapshots),
-        watch: ctx => serveWatch(ctx, backupWatches),
-        ...(writes
-          ? {
-              create: ctx => createBackup(ctx, { ...writes, backups: backupStore }),
-              delete: ctx => deleteBackup(ctx, { ...writes, backups: backupStore }),
-            }
-          : {}),
-      },
-      { status: { get: ctx => serveGet(ctx, backups) } },
-      {},
-      () => backupStore.hasSynced(),
-    );
-  }
-
-  if (options.schedules) {
-    const scheduleStore = options.schedules;
-    const schedules = scheduleSource(scheduleStore);
-    const scheduleSnapshots = new ListSnapshots<DatabaseBackupSchedule>({ ttlMs: options.continueTtlMs });
-    const scheduleWatches = { ...watchSettings, store: scheduleStore, definition: schedules.definition };
-    const scheduleWrites = writes && { ...writes, schedules: scheduleStore, backups: options.backups };
-    register(
-      { definition: schedules.definition },
-      {
-        get: ctx => serveGet(ctx, schedules),
-        list: ctx => serveList(ctx, schedules, scheduleSnapshots),
-        watch: ctx => serveWatch(ctx, scheduleWatches),
-        ...(scheduleWrites
-          ? {
-              create: ctx => createSchedule(ctx, scheduleWrites),
-              update: ctx => updateSchedule(ctx, scheduleWrites),
-              patch: ctx => patchSchedule(ctx, scheduleWrites),
-              delete: ctx => deleteSchedule(ctx, scheduleWrites),
-            }
-          : {}),
-      },
-      { status: { get: ctx => serveGet(ctx, schedules) } },
-      {},
-      () => scheduleStore.hasSynced(),
-    );
-  }
+  });
 
   const served = Object.values(table).map(t => t.served);
   const openapiV3 = encodeDocument(buildOpenApiV3(served));
