@@ -100,13 +100,17 @@ export class EventFeed {
    * kube-apiserver's 410 Gone, on which informers list again (the list has the changes), and the
    * history restarts at the last RV, so a resume from before it is refused too. Watchers that
    * cannot end (the apiserver's own) get the events. A client that listed at that RV before and
-   * watches from it after misses them: only a cluster whose RV has not moved for a second comes
-   * here (LateChanges reads the cluster's RV first), hardly ever a real one: its control plane
-   * renews leases every few seconds.
+   * watches from it after misses them: only a cluster whose RV has not moved for five seconds
+   * comes here (LateChanges reads the cluster's RV each second until then), never a healthy real
+   * one: its controller manager and scheduler renew their leader leases every 2 s.
    */
   reissue(events: readonly InstanceEvent[]): void {
     for (const event of events) this.advance(event.resourceVersion);
     this.history.reset(this.last);
+    this.logger?.warn('Changes sent at a resourceVersion already served (the cluster\'s did not move): watches end with 410', {
+      resourceVersion: this.last,
+      changes: events.length,
+    });
     for (const [watcher, expire] of [...this.watchers]) {
       if (expire) {
         this.watchers.delete(watcher);

@@ -68,7 +68,7 @@ class FakeInformer implements ResourceInformer {
 
 const settle = (ms = 30) => new Promise(r => setTimeout(r, ms));
 
-function setup(options: { historyMaxEvents?: number; clusterResourceVersion?: () => Promise<string | undefined> } = {}) {
+function setup(options: { historyMaxEvents?: number; clusterResourceVersion?: () => Promise<string | undefined>; lateChangeMaxWaitMs?: number } = {}) {
   const informers = new Map<string, FakeInformer>();
   const created: string[] = [];
   let clock = Date.parse('2026-03-01T10:00:00Z');
@@ -83,6 +83,7 @@ function setup(options: { historyMaxEvents?: number; clusterResourceVersion?: ()
     batchWindowMs: 5,
     historyMaxEvents: options.historyMaxEvents,
     clusterResourceVersion: options.clusterResourceVersion,
+    lateChangeMaxWaitMs: options.lateChangeMaxWaitMs,
     restartBackoff: { initialMs: 10, maxMs: 40 },
     now: () => clock,
   });
@@ -123,6 +124,7 @@ async function synced(
     mariadb?: KubeObject[];
     historyMaxEvents?: number;
     clusterResourceVersion?: () => Promise<string | undefined>;
+    lateChangeMaxWaitMs?: number;
   } = {},
 ) {
   const t = setup(opts);
@@ -421,8 +423,8 @@ describe('InformerInstanceStore', () => {
    * A store where b's StatefulSet change (101) arrives after a's newer change (105) went out: a
    * late change, held for a newer RV; `client` watches as a client does (it can be told to end).
    */
-  async function withLateChange(clusterResourceVersion?: () => Promise<string | undefined>) {
-    const t = await synced({ redis: [redis('a', '15'), redis('b', '16')], clusterResourceVersion });
+  async function withLateChange(clusterResourceVersion?: () => Promise<string | undefined>, lateChangeMaxWaitMs?: number) {
+    const t = await synced({ redis: [redis('a', '15'), redis('b', '16')], clusterResourceVersion, lateChangeMaxWaitMs });
     const client = { events: [] as InstanceEvent[], expired: 0 };
     t.store.watch(undefined, e => client.events.push(e), () => client.expired++);
     t.inf(REDIS_KIND).upsert(redis('a', '105'));
@@ -474,14 +476,35 @@ describe('InformerInstanceStore', () => {
     expect(resumed).toEqual(['b 120']);
   });
 
-  it('a late change whose cluster RV read finds the cluster idle or fails: clients list again', async () => {
-    for (const read of [async () => '105', async () => Promise.reject(new Error('connection refused'))]) {
-      const { t, client } = await withLateChange(read);
+  it('a late change whose cluster RV read finds the cluster idle is read again each second: a move on the second read sends it at that RV, no client lists again', async () => {
+    const reads: string[] = [];
+    const { t, client } = await withLateChange(async () => {
+      // idle at the first read; a lease renewed before the second
+      reads.push(reads.length === 0 ? '105' : '107');
+      return reads.at(-1);
+    });
+    stop = () => t.store.stop();
+    await eventsReach(t, 2);
+    expect(reads).toEqual(['105', '107']);
+    expect(summary(client.events)).toEqual(['MODIFIED team-a/a 105', 'MODIFIED team-a/b 107']);
+    expect(client.expired).toBe(0);
+  });
+
+  it('a late change whose cluster RV stays idle for the longest wait, or cannot be read: clients list again', async () => {
+    const reads: string[] = [];
+    const idle = async () => {
+      reads.push('105');
+      return '105';
+    };
+    for (const read of [idle, async () => Promise.reject(new Error('connection refused'))]) {
+      const { t, client } = await withLateChange(read, 2000);
       await eventsReach(t, 2);
       t.store.stop();
       expect(summary(t.events)).toEqual(['MODIFIED team-a/a 105', 'MODIFIED team-a/b 105']);
       expect(client.expired).toBe(1);
     }
+    // idle: read at 1 s and again at 2 s before giving up; unreadable: given up at once
+    expect(reads).toEqual(['105', '105']);
   });
 
   it('sends a late change with the RV every informer has progressed past, without a newer change', async () => {

@@ -52,6 +52,8 @@ export interface InformerInstanceStoreOptions {
    * without a newer RV (see LateChanges). Without it they go out at the last RV served.
    */
   clusterResourceVersion?: () => Promise<string | undefined>;
+  /** Longest a late change waits for the cluster's RV to move (default 5 s; see LateChanges). */
+  lateChangeMaxWaitMs?: number;
   /** The platform team's versions and sizes per engine (`--engine-config`); default: none. */
   engineConfig?: EngineConfig;
   /**
@@ -100,6 +102,7 @@ export class InformerInstanceStore implements InstanceStore {
       },
       undefined,
       options.clusterResourceVersion,
+      options.lateChangeMaxWaitMs,
     );
     this.queue = new ChangeQueue(() => this.flush(), options.batchWindowMs ?? 5);
     this.served = new ServedInstances(this.now);

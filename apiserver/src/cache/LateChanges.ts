@@ -1,8 +1,15 @@
 import type { KubeObject } from '../adapters/types';
 import { maxResourceVersion, rvToBigInt } from './resourceVersion';
 
-/** Longest a late change waits for a newer RV to go out with. */
+/** How long a late change waits for a newer RV before the cluster's RV is read. */
 const LATE_WAIT_MS = 1000;
+/**
+ * Longest a late change waits in all while the cluster's RV stands still. A real control plane
+ * writes every 2 s or so (kube-controller-manager's and kube-scheduler's leader leases renew at
+ * leader election's 2 s retry period; kubelets' node leases every 10 s), but a single read one
+ * second after the change finds it idle about half the time: it is read again each second.
+ */
+const LATE_MAX_WAIT_MS = 5000;
 
 /** One change an informer delivered, waiting to be applied in resourceVersion order. */
 export interface PendingChange {
@@ -34,6 +41,10 @@ export class LateChanges {
   /** The cluster's RV read after the wait (see `clusterRv`), newer than what informers told. */
   private readRv: string | undefined;
   private stopped = false;
+  /** The last RV served, as the last batch was restamped against (the idle test of `waited`). */
+  private lastServed = '0';
+  /** How many times the cluster's RV was read for the changes held now. */
+  private reads = 0;
 
   /**
    * `flushSoon` applies a batch (the store's flush), called when held changes may go.
@@ -45,6 +56,7 @@ export class LateChanges {
     private readonly flushSoon: () => void,
     private readonly waitMs = LATE_WAIT_MS,
     private readonly clusterRv?: () => Promise<string | undefined>,
+    private readonly maxWaitMs = LATE_MAX_WAIT_MS,
   ) {}
 
   /**
@@ -53,11 +65,13 @@ export class LateChanges {
    * watchers hold, nor at the last served RV: a watcher that got that RV and then resumes from
    * it (history replays RVs strictly greater) would never get them. They wait for a newer
    * cluster RV (a change in this batch, or every informer's progress past it) and go out with
-   * it, at most `LATE_WAIT_MS`; then with the cluster's RV read then, and only on a cluster
-   * whose RV has not moved, at the last RV (a change must not stay invisible for the minute a
-   * bookmark can take; clients are told to list again, see EventFeed.reissue).
+   * it, at most `LATE_WAIT_MS`; then with the cluster's RV read then (read again each
+   * `LATE_WAIT_MS` while it has not moved, up to `LATE_MAX_WAIT_MS`), and only on a cluster whose
+   * RV has not moved in all that time, at the last RV (a change must not stay invisible for the
+   * minute a bookmark can take; clients are told to list again, see EventFeed.reissue).
    */
   restamp(fresh: PendingChange[], lastRv: string, progress: string): PendingChange[] {
+    this.lastServed = lastRv;
     const waited = this.held.splice(0);
     const batch = [...waited, ...fresh];
     const last = rvToBigInt(lastRv);
@@ -100,10 +114,8 @@ export class LateChanges {
         this.held.push(current);
       }
     }
-    if (this.held.length > 0 && !this.timer) {
-      this.timer = setTimeout(() => void this.waited(), this.waitMs);
-      this.timer.unref?.();
-    }
+    if (this.held.length === 0) this.reads = 0;
+    else if (!this.timer) this.arm();
     return out;
   }
 
@@ -118,15 +130,33 @@ export class LateChanges {
     this.timer = undefined;
   }
 
-  /** The wait is over: read the cluster's RV if we can, then let the held changes go. */
+  private arm(): void {
+    this.timer = setTimeout(() => void this.waited(), this.waitMs);
+    this.timer.unref?.();
+  }
+
+  /**
+   * A wait is over: read the cluster's RV. Moved past the last RV served: the held changes go out
+   * at it. Idle: wait again, until `maxWaitMs` in all. Unreadable (an outage) or idle for that
+   * long: they go out at the last RV, and clients list again.
+   */
   private async waited(): Promise<void> {
+    let read: string | undefined;
+    let readable = this.clusterRv !== undefined;
     try {
-      this.readRv = await this.clusterRv?.();
+      read = await this.clusterRv?.();
     } catch {
-      // unreadable (an outage): they go out at the last RV, and clients list again
+      readable = false;
     }
     this.timer = undefined;
-    if (this.stopped) return;
+    if (this.stopped || this.held.length === 0) return;
+    const moved = read !== undefined && rvToBigInt(read) > rvToBigInt(this.lastServed);
+    this.reads += 1;
+    if (readable && !moved && (this.reads + 1) * this.waitMs <= this.maxWaitMs) {
+      this.arm();
+      return;
+    }
+    this.readRv = read;
     this.release = true;
     this.flushSoon();
   }

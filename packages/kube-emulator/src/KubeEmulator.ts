@@ -36,9 +36,12 @@ import {
 } from './server/createApiServer';
 import { CRD_RESOURCE } from './store/builtinResources';
 import { MemoryObjectStore } from './store/MemoryObjectStore';
+import { renewControlPlaneLeases } from './store/controlPlaneLeases';
 import type { ResourceKey } from './store/types';
 
 const NAMESPACES: ResourceKey = { group: '', version: 'v1', plural: 'namespaces' };
+/** As kube-controller-manager and kube-scheduler renew their leader leases. */
+const DEFAULT_HEARTBEAT_MS = 2000;
 const CONFIGMAPS: ResourceKey = { group: '', version: 'v1', plural: 'configmaps' };
 const SERVICES: ResourceKey = { group: '', version: 'v1', plural: 'services' };
 const APISERVICES: ResourceKey = { group: 'apiregistration.k8s.io', version: 'v1', plural: 'apiservices' };
@@ -74,9 +77,10 @@ export interface KubeEmulatorOptions {
   /** How often the aggregation layer re-probes APIServices (default 10 s). */
   aggregationResyncMs?: number;
   /**
-   * Renew an object in `kube-node-lease` this often, as kubelets renew their node leases every
-   * 10 s: in a real cluster the resourceVersion never stands still for long, and watch bookmarks
-   * carry it. Default 0: off (a quiet cluster, whose RV moves only with the tests' writes).
+   * Renew the control plane's leader Leases in kube-system this often (controlPlaneLeases.ts):
+   * in a real cluster the resourceVersion never stands still for long, and watch bookmarks carry
+   * it. Default 2 s, leader election's retry period; 0: a quiet cluster, whose RV moves only
+   * with its clients' writes (no real cluster is one).
    */
   heartbeatMs?: number;
   log?: (message: string, fields?: Record<string, unknown>) => void;
@@ -115,7 +119,7 @@ export class KubeEmulator {
     readonly authConfig: AuthConfig,
     private readonly server: ApiServerHandle,
     private readonly rbacControllers: Array<{ stop(): void }>,
-    private readonly heartbeat?: NodeJS.Timeout,
+    private readonly stopLeases?: () => void,
   ) {}
 
   static async start(options: KubeEmulatorOptions = {}): Promise<KubeEmulator> {
@@ -184,18 +188,8 @@ export class KubeEmulator {
       host: options.host ?? '127.0.0.1',
       bookmarkIntervalMs: options.bookmarkIntervalMs,
     });
-    let heartbeat: NodeJS.Timeout | undefined;
-    if (options.heartbeatMs && options.heartbeatMs > 0) {
-      const renew = () =>
-        upsert(store, CONFIGMAPS, 'kube-node-lease', {
-          apiVersion: 'v1',
-          kind: 'ConfigMap',
-          metadata: { name: 'kube-emulator', namespace: 'kube-node-lease' },
-          data: { renewTime: new Date().toISOString() },
-        });
-      heartbeat = setInterval(renew, options.heartbeatMs);
-      heartbeat.unref();
-    }
+    const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+    const stopLeases = heartbeatMs > 0 ? renewControlPlaneLeases(store, heartbeatMs, options.now) : undefined;
     return new KubeEmulator(
       server.url,
       server.port,
@@ -207,7 +201,7 @@ export class KubeEmulator {
       authConfig,
       server,
       [onboarding, aggregator, rbacIndex],
-      heartbeat,
+      stopLeases,
     );
   }
 
@@ -307,7 +301,7 @@ export class KubeEmulator {
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.heartbeat);
+    this.stopLeases?.();
     this.operators.stop();
     this.aggregation.stop();
     for (const c of this.rbacControllers) c.stop();

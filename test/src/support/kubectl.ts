@@ -80,6 +80,11 @@ export function spawnKubectl(file: string, kubeconfig: string, home: string, arg
   });
   let stderr = '';
   child.stderr!.on('data', d => (stderr += d));
+  // kubectl get -w ends quietly (exit 0, nothing said) when the server ends its watch with an
+  // ERROR event (get.go ignores what watchtools.UntilWithoutRetry returns): a line that can no
+  // longer come is a failure now, with the exit in its message, not a minute later
+  let exit: string | undefined;
+  child.on('close', (code, signal) => (exit = `kubectl exited (${signal ?? `code ${code}`})`));
   return {
     lines,
     stderr: () => stderr,
@@ -88,8 +93,8 @@ export function spawnKubectl(file: string, kubeconfig: string, home: string, arg
       for (;;) {
         const hit = lines.find(pred);
         if (hit) return hit;
-        if (Date.now() > deadline) {
-          throw new Error(`no matching line after ${timeoutMs} ms; got:\n${lines.join('\n')}\nstderr:\n${stderr}`);
+        if (exit !== undefined || Date.now() > deadline) {
+          throw new Error(`no matching line ${exit ? `and ${exit}` : `after ${timeoutMs} ms`}; got:\n${lines.join('\n')}\nstderr:\n${stderr}`);
         }
         await new Promise(r => setTimeout(r, 100));
       }

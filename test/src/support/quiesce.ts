@@ -20,7 +20,7 @@ export async function quiesce(system: System, bookmarkMs: number): Promise<void>
     await system.apiserver.events.idle();
     await system.apiserver.bindings.idle();
     await cacheReached(system, system.emulator.store.currentRV(), 20 * bookmarkMs);
-    if (system.emulator.store.currentRV() === rv) return;
+    if (requestWrites(system, rv).length === 0) return;
   }
   throw new Error(`the cluster did not come to rest: at ${system.emulator.store.currentRV()}`);
 }
@@ -39,12 +39,20 @@ export async function settleAfterWrite(system: System, written: { metadata?: { n
 }
 
 /**
+ * The changes after resourceVersion `rv` other than the control plane's own, which no request
+ * causes: the aggregator's APIService status (kube-aggregator rewrites its Available condition on
+ * its own schedule) and the leader Leases kube-controller-manager and kube-scheduler renew.
+ */
+function requestWrites(system: System, rv: number) {
+  return system.emulator.store.changesSince(rv).filter(e => e.resource.group !== 'apiregistration.k8s.io' && e.resource.group !== 'coordination.k8s.io');
+}
+
+/**
  * What was written to the cluster after resourceVersion `rv` (undefined: nothing), other than the
- * aggregator's own APIService status (kube-aggregator rewrites its Available condition on its
- * own schedule, which no request causes). Says each change, so a failure names the writer.
+ * control plane's own writes (requestWrites). Says each change, so a failure names the writer.
  */
 export function wroteSince(system: System, rv: number): string | undefined {
-  const writes = system.emulator.store.changesSince(rv).filter(e => e.resource.group !== 'apiregistration.k8s.io');
+  const writes = requestWrites(system, rv);
   if (writes.length === 0) return undefined;
   return writes
     .slice(0, 10)

@@ -51,7 +51,9 @@ const quietLogger = {
  */
 export async function startSystem(options: StartSystemOptions = {}): Promise<System> {
   const dir = await mkdtemp(path.join(tmpdir(), 'dbaas-e2e-'));
-  const emulator = await KubeEmulator.start({ operatorStepMs: 100, ...options, crds: options.crds ?? upstreamCrds() });
+  // bookmarks each second: the control plane's Leases move the cluster's RV every 2 s, and a
+  // test waiting for the apiserver's cache to reach the cluster's RV learns of it from them
+  const emulator = await KubeEmulator.start({ operatorStepMs: 100, bookmarkIntervalMs: 1000, ...options, crds: options.crds ?? upstreamCrds() });
   const serving = await emulator.issueExtensionServingCert('api', 'dbaas-system');
   await writeFile(path.join(dir, 'tls.crt'), serving.certPem);
   await writeFile(path.join(dir, 'tls.key'), serving.keyPem);

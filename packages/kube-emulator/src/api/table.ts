@@ -196,6 +196,8 @@ const BUILTIN_COLUMNS: Record<string, ColumnSpec[]> = {
       o.status?.lastScheduleTime ? ageOf(o.status.lastScheduleTime, now) : '<none>',
     ),
   ],
+  // printLease
+  'coordination.k8s.io/leases': [col('Holder', o => o.spec?.holderIdentity ?? '<unknown>')],
   'apiregistration.k8s.io/apiservices': [
     col('Service', o =>
       o.spec?.service

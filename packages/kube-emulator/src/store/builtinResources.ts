@@ -134,6 +134,17 @@ export const BUILTIN_RESOURCES: readonly ResourceDefinition[] = [
     categories: ['all'],
     statusSubresource: true,
   },
+  // the control plane's leader leases (controlPlaneLeases.ts), as every cluster has them
+  {
+    group: 'coordination.k8s.io',
+    version: 'v1',
+    plural: 'leases',
+    kind: 'Lease',
+    listKind: 'LeaseList',
+    singular: 'lease',
+    namespaced: true,
+    statusSubresource: false,
+  },
   {
     group: 'apiregistration.k8s.io',
     version: 'v1',

@@ -260,10 +260,13 @@ function status(
           },
     );
   }
-  const wasConfigured = prevConditions.some(
-    c => c.type === 'ReplicationConfigured',
-  );
-  if (isReplication(cr) && (wasConfigured || obs.readyReplicas > 0)) {
+  // the operator configures replication once, when the StatefulSet is first ready (every pod);
+  // before that there is neither the condition nor a replication status
+  const replicationConfigured =
+    isReplication(cr) &&
+    (prevConditions.some(c => c.type === 'ReplicationConfigured') ||
+      (obs.readyReplicas > 0 && obs.readyReplicas >= obs.desiredReplicas));
+  if (replicationConfigured) {
     wanted.push({
       type: 'ReplicationConfigured',
       status: 'True',
@@ -304,7 +307,7 @@ function status(
   }
   if (isGalera(cr) && obs.stage === 'degraded')
     out.galeraRecovery = galeraRecovery(cr, obs, previous);
-  if (isReplication(cr) && obs.readyReplicas > 0) {
+  if (replicationConfigured && obs.readyReplicas > 0) {
     const pods = Array.from(
       { length: obs.sets[0]?.pods ?? 0 },
       (_, i) => `${cr.metadata.name}-${i}`,
