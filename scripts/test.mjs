@@ -4,7 +4,8 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { findPostgresBin, givenPostgres, NO_POSTGRES_HELP, startPostgres } from './lib/postgres.mjs';
-import { ensureDependencies, repoRoot, runYarn } from './lib/yarn.mjs';
+import { spawn } from 'node:child_process';
+import { ensureDependencies, repoRoot, runYarn, spawnYarn } from './lib/yarn.mjs';
 
 ensureDependencies();
 
@@ -12,11 +13,18 @@ const steps = [];
 const skipStatic = process.argv.includes('--no-static');
 const jestArgs = process.argv.slice(2).filter(a => a !== '--no-static');
 
+// The type check, the lint and (on a run of every test) the backend's production bundle with the
+// app's (what the browser tests serve) are built side by side: each is mostly one core's work,
+// one after the other they took minutes, and built in jest the app was built twice.
+const before = [];
 if (!skipStatic) {
-  console.log('\n== type check (tsc) ==');
-  steps.push(['tsc', runYarn(['tsc', '--noEmit'])]);
-  console.log('\n== lint ==');
-  steps.push(['lint', runYarn(['backstage-cli', 'repo', 'lint'])]);
+  before.push(['tsc', ['yarn', 'tsc', '--noEmit']], ['lint', ['yarn', 'backstage-cli', 'repo', 'lint']]);
+}
+if (jestArgs.every(a => a.startsWith('-'))) before.push(['build', ['node', 'scripts/build-fresh.mjs', 'backend']]);
+if (before.length) {
+  console.log(`\n== ${before.map(([name]) => name).join(', ')} (side by side) ==`);
+  const codes = await Promise.all(before.map(([name, [cmd, ...args]]) => runPrefixed(name, cmd === 'yarn' ? spawnYarn(args, { stdio: 'pipe' }) : spawn(process.execPath, args, { cwd: repoRoot, stdio: 'pipe' }))));
+  before.forEach(([name], i) => steps.push([name, codes[i]]));
 }
 
 // The databases plugin's history store tests run on PostgreSQL too: a server given in the
@@ -50,6 +58,20 @@ const jestCode = runYarn(
 );
 postgres?.stop();
 postgres = undefined;
+
+/** Resolves `child`'s exit code, its output's lines printed as they come, each behind `[name] `. */
+function runPrefixed(name, child) {
+  for (const stream of [child.stdout, child.stderr]) {
+    let rest = '';
+    stream.on('data', d => {
+      const lines = (rest + d).split('\n');
+      rest = lines.pop();
+      for (const line of lines) console.log(`[${name}] ${line}`);
+    });
+    stream.on('end', () => rest && console.log(`[${name}] ${rest}`));
+  }
+  return new Promise(resolve => child.on('close', code => resolve(code ?? 1)));
+}
 
 /** The `count` test files that took longest, so that a slow-down shows in every CI log. */
 function printSlowest(testResults, count) {

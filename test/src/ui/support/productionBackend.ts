@@ -11,12 +11,8 @@ import path from 'node:path';
  * which come from the bundle (built, not the sources). Returns the folder.
  */
 export function prepareProductionBackend(repoRoot: string): string {
-  const build = spawnSync('yarn', ['workspace', 'backend', 'build'], {
-    cwd: repoRoot,
-    stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  if (build.status !== 0) throw new Error('yarn workspace backend build failed');
+  // built unless fresh: `npm test` builds it (and the app with it) before jest starts
+  buildFresh(repoRoot, 'backend');
   const dir = mkdtempSync(path.join(tmpdir(), 'dbaas-backend-prod-'));
   for (const archive of ['skeleton.tar.gz', 'bundle.tar.gz']) {
     const untar = spawnSync('tar', ['xzf', path.join(repoRoot, 'packages/backend/dist', archive)], { cwd: dir, stdio: 'inherit' });
@@ -35,4 +31,10 @@ export function prepareProductionBackend(repoRoot: string): string {
     }
   }
   return dir;
+}
+
+/** `node scripts/build-fresh.mjs <target>`: builds packages/<target> unless its build is newer than its sources. */
+export function buildFresh(repoRoot: string, target: 'app' | 'backend') {
+  const result = spawnSync(process.execPath, [path.join(repoRoot, 'scripts/build-fresh.mjs'), target], { cwd: repoRoot, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`scripts/build-fresh.mjs ${target} failed`);
 }

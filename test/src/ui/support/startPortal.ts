@@ -1,10 +1,10 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startSystem, type System } from '../../support/startSystem';
-import { prepareProductionBackend } from './productionBackend';
+import { buildFresh, prepareProductionBackend } from './productionBackend';
 
 /** Repository root (this file is test/src/ui/support/). */
 export const repoRoot = path.resolve(__dirname, '../../../..');
@@ -57,40 +57,13 @@ async function waitFor(url: string, timeoutMs: number, child: ChildProcess, logs
   throw new Error(`backend not ready at ${url} after ${timeoutMs} ms:\n${logs().slice(-4000)}`);
 }
 
-/** What the app's bundle is built from. */
-const APP_SOURCES = ['packages/app/src', 'plugins/databases/src', 'plugins/databases-common/src'];
-/** ...and the dependencies it bundles (a plugin added or upgraded changes these, not a source). */
-const APP_DEPENDENCY_FILES = ['packages/app/package.json', 'yarn.lock'];
-
-/** The newest modification time of a file under `dir`. */
-function newestUnder(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestUnder(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
 /**
  * Builds packages/app (the backend serves its dist; about a minute) unless a build newer than
- * every source it is made of is there: a browser test must never run yesterday's frontend.
+ * every source it is made of is there (scripts/build-fresh.mjs: one build at a time across
+ * processes, so browser test files started side by side build it once).
  */
 export function ensureAppBuilt() {
-  const index = path.join(repoRoot, 'packages/app/dist/index.html');
-  const built = existsSync(index) ? statSync(index).mtimeMs : 0;
-  const newest = Math.max(
-    ...APP_SOURCES.map(dir => newestUnder(path.join(repoRoot, dir))),
-    ...APP_DEPENDENCY_FILES.map(file => statSync(path.join(repoRoot, file)).mtimeMs),
-  );
-  if (built > newest) return;
-  // jest sets NODE_ENV=test, which would make the bundler look up a `test` browserslist env.
-  const result = spawnSync('yarn', ['workspace', 'app', 'build'], {
-    cwd: repoRoot,
-    stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  if (result.status !== 0) throw new Error('yarn workspace app build failed');
+  buildFresh(repoRoot, 'app');
 }
 
 /**
