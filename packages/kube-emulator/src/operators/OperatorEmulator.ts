@@ -1,82 +1,18 @@
-import type {
-  ObjectStore,
-  ResourceKey,
-  StoreEvent,
-  StoredObject,
-} from '../store/types';
-import { memberEventName, memberEvents, type MemberEvent } from './memberEvents';
-import {
-  applyDesired,
-  computeStage,
-  limitsFor,
-  stepSet,
-} from './statefulSetWorld';
-import {
-  claimObject,
-  claimStatus,
-  isReadyPod,
-  podNames,
-  podObject,
-  podStatus,
-} from './memberObjects';
-import {
-  deploymentObject,
-  deploymentStatus,
-  isOwnedBy,
-  ownerReference,
-  secretObject,
-  serviceObject,
-  statefulSetObject,
-  statefulSetStatus,
-} from './dependentObjects';
-import { jsonEqual as deepEqual } from '../store/jsonEqual';
+import type { ObjectStore, StoreEvent, StoredObject } from '../store/types';
+import { computeStage } from './statefulSetWorld';
 import { ALL_OPERATORS } from './allOperators';
 import { BackupEmulator } from './BackupEmulator';
+import { DependentReconciler } from './DependentReconciler';
+import { kubeTime, StoreWrites } from './StoreWrites';
+import { deletingObservation, newWorld, observe, stepWorld, type World } from './world';
 import type {
   CustomKind,
-  DesiredState,
   EmulatedOperator,
   HealthMode,
   MemberFault,
   ObjectRef,
   Observation,
-  Stage,
-  StatefulSetState,
 } from './types';
-
-/** Kubernetes timestamps have second precision (metav1.Time): `2025-05-01T10:00:00Z`. */
-function kubeTime(d: Date): string {
-  return `${d.toISOString().slice(0, 19)}Z`;
-}
-
-const STATEFULSETS: ResourceKey = {
-  group: 'apps',
-  version: 'v1',
-  plural: 'statefulsets',
-};
-const DEPLOYMENTS: ResourceKey = {
-  group: 'apps',
-  version: 'v1',
-  plural: 'deployments',
-};
-const SERVICES: ResourceKey = { group: '', version: 'v1', plural: 'services' };
-const SECRETS: ResourceKey = { group: '', version: 'v1', plural: 'secrets' };
-const PODS: ResourceKey = { group: '', version: 'v1', plural: 'pods' };
-const EVENTS: ResourceKey = { group: '', version: 'v1', plural: 'events' };
-const CLAIMS: ResourceKey = {
-  group: '',
-  version: 'v1',
-  plural: 'persistentvolumeclaims',
-};
-// Pods and claims last: the StatefulSets they belong to are found first (garbage collection).
-const DEPENDENT_KINDS = [
-  STATEFULSETS,
-  DEPLOYMENTS,
-  SERVICES,
-  SECRETS,
-  PODS,
-  CLAIMS,
-];
 
 /**
  * The demo's failover switch (the emulator's, never a real operator's): a new value of this
@@ -108,22 +44,6 @@ export interface OperatorEmulatorOptions {
   logger?: { warn(message: string, fields?: Record<string, unknown>): void };
 }
 
-interface World {
-  uid: string;
-  namespace: string;
-  name: string;
-  sets: Map<string, StatefulSetState>;
-  everReady: boolean;
-  createTime: string;
-  runningVersion?: string;
-  deletingSeen: boolean;
-  /** See Observation.memo. */
-  memo: Record<string, unknown>;
-}
-
-const errorCode = (e: unknown): number | undefined =>
-  (e as { code?: number })?.code;
-
 /**
  * Runs the emulated operators against an ObjectStore: each round (every `stepMs` once started, or
  * on `tick()`), every object of their kinds moves one step through its lifecycle (dependents
@@ -132,6 +52,8 @@ const errorCode = (e: unknown): number | undefined =>
  */
 export class OperatorEmulator {
   private readonly store: ObjectStore;
+  private readonly writes: StoreWrites;
+  private readonly dependents: DependentReconciler;
   private readonly operators: EmulatedOperator[];
   private readonly stepMs: number;
   private readonly finalizers: boolean;
@@ -163,6 +85,8 @@ export class OperatorEmulator {
     this.finalizers = options.finalizers ?? true;
     this.now = options.now ?? (() => new Date());
     this.backups = new BackupEmulator(this.store, this.operators, this.now);
+    this.writes = new StoreWrites(this.store, this.now);
+    this.dependents = new DependentReconciler(this.store, this.writes);
     this.logger = options.logger ?? {
       warn: (m, f) => console.warn(`[operator-emulator] ${m}`, f ?? ''),
     };
@@ -371,16 +295,7 @@ export class OperatorEmulator {
       world = undefined;
     }
     if (!world) {
-      world = {
-        uid: cr.metadata.uid,
-        namespace: cr.metadata.namespace ?? '',
-        name: cr.metadata.name,
-        sets: new Map(),
-        everReady: false,
-        createTime: kubeTime(this.now()),
-        deletingSeen: false,
-        memo: {},
-      };
+      world = newWorld(cr, kubeTime(this.now()));
       this.worlds.set(key, world);
     }
     if (cr.metadata.deletionTimestamp)
@@ -388,7 +303,7 @@ export class OperatorEmulator {
 
     const finalizer = this.finalizers ? op.finalizer?.(kind) : undefined;
     if (finalizer && !(cr.metadata.finalizers ?? []).includes(finalizer)) {
-      cr = this.updateMain(kind, cr, obj => {
+      cr = this.writes.updateMain(kind, cr, obj => {
         obj.metadata.finalizers = [
           ...(obj.metadata.finalizers ?? []),
           finalizer,
@@ -403,79 +318,23 @@ export class OperatorEmulator {
     askedToFailPrimary(op, cr, w.memo);
     const adjust = op.adjustSpec?.(cr, w.memo);
     if (adjust) {
-      cr = this.updateMain(kind, cr, obj => adjust((obj.spec ??= {}) as Record<string, any>));
+      cr = this.writes.updateMain(kind, cr, obj => adjust((obj.spec ??= {}) as Record<string, any>));
       changes++;
     }
-    const desired = op.desired(cr, kind, { current: name => w.sets.get(name), memo: w.memo });
-    const sets = new Map<string, StatefulSetState>();
-    desired.statefulSets.forEach((d, i) => {
-      const previous = w.sets.get(d.name);
-      let state = applyDesired(previous, d);
-      // A StatefulSet created this round has no pods yet.
-      if (previous)
-        state = stepSet(
-          state,
-          limitsFor(
-            control.mode,
-            state,
-            i,
-            desired.statefulSets.length,
-            op.failedKeepsPods,
-          ),
-        );
-      sets.set(d.name, state);
-      // Pods of an operator without StatefulSets change no object of their own: count their
-      // progress here, so that settle() does not stop in the middle of a rollout.
-      if (d.podsOnly && JSON.stringify(previous) !== JSON.stringify(state))
-        changes++;
+    const { desired, sets, podsBefore, stage, progressed } = stepWorld(op, kind, cr, w, control.mode);
+    changes += progressed;
+
+    changes += this.dependents.reconcile(cr, desired, sets, podsBefore, {
+      fault: this.faults.get(key),
+      since: this.worlds.get(key)?.createTime ?? kubeTime(this.now()),
+      lost: this.worlds.get(key)?.memo.lostPrimary,
     });
-    // the pods each set had, so that a scale-down removes exactly the ones beyond its new count
-    const podsBefore = new Map([...w.sets].map(([n, st]) => [n, st.pods]));
-    w.sets = sets;
-    const states = [...sets.values()];
-    const stage: Stage = computeStage(control.mode, states, w.everReady);
-    if (stage === 'ready') {
-      w.everReady = true;
-      w.runningVersion = desired.version;
-    } else if (
-      w.runningVersion === undefined &&
-      states.some(s => s.ready > 0)
-    ) {
-      w.runningVersion = desired.version;
-    }
 
-    changes += this.reconcileDependents(cr, desired, sets, key, podsBefore);
-
-    const obs = this.observation(cr, w, stage, control, {
+    const obs = observe(cr, w, stage, control, kubeTime(this.now()), {
       desiredVersion: desired.version,
       reconcileError: desired.reconcileError,
     });
     return changes + this.writeStatus(op, kind, cr, obs);
-  }
-
-  /** What the operator sees of its object's members this round. */
-  private observation(
-    cr: StoredObject,
-    w: World,
-    stage: Stage,
-    control: { message?: string },
-    extra: Partial<Observation> = {},
-  ): Observation {
-    const states = [...w.sets.values()];
-    return {
-      stage,
-      sets: states,
-      desiredReplicas: states.reduce((n, s) => n + s.replicas, 0),
-      // a lost primary (failPrimary) is one member fewer ready
-      readyReplicas: Math.max(0, states.reduce((n, s) => n + s.ready, 0) - (w.memo.lostPrimary ? 1 : 0)),
-      generation: cr.metadata.generation ?? 1,
-      now: kubeTime(this.now()),
-      message: control.message,
-      runningVersion: w.runningVersion,
-      createTime: w.createTime,
-      memo: w.memo,
-      ...extra,
-    };
   }
 
   /** A paused object: nothing is stepped or created; the operator only says that it is paused. */
@@ -487,7 +346,7 @@ export class OperatorEmulator {
     control: { mode: HealthMode; message?: string },
   ): number {
     const stage = computeStage(control.mode, [...w.sets.values()], w.everReady);
-    return this.writeStatus(op, kind, cr, this.observation(cr, w, stage, control, { paused: true }));
+    return this.writeStatus(op, kind, cr, observe(cr, w, stage, control, kubeTime(this.now()), { paused: true }));
   }
 
   private finalize(
@@ -503,21 +362,10 @@ export class OperatorEmulator {
     if (!world.deletingSeen) {
       // One round in which the object is visibly being deleted before it goes.
       world.deletingSeen = true;
-      const states = [...world.sets.values()];
-      const obs: Observation = {
-        stage: 'deleting',
-        sets: states,
-        desiredReplicas: states.reduce((n, s) => n + s.replicas, 0),
-        readyReplicas: states.reduce((n, s) => n + s.ready, 0),
-        generation: cr.metadata.generation ?? 1,
-        now: kubeTime(this.now()),
-        runningVersion: world.runningVersion,
-        createTime: world.createTime,
-      };
-      return 1 + this.writeStatus(op, kind, cr, obs);
+      return 1 + this.writeStatus(op, kind, cr, deletingObservation(cr, world, kubeTime(this.now())));
     }
-    let changes = this.deleteDependents(world.namespace, world.uid);
-    this.updateMain(kind, cr, obj => {
+    let changes = this.writes.deleteDependents(world.namespace, world.uid);
+    this.writes.updateMain(kind, cr, obj => {
       obj.metadata.finalizers = (obj.metadata.finalizers ?? []).filter(
         f => f !== finalizer,
       );
@@ -530,244 +378,7 @@ export class OperatorEmulator {
   /** The object is gone: delete what the operator created for it (ownerReference garbage collection). */
   private forget(key: string, world: World): number {
     this.worlds.delete(key);
-    return this.deleteDependents(world.namespace, world.uid);
-  }
-
-  private deleteDependents(namespace: string, uid: string): number {
-    let changes = 0;
-    const owners = new Set([uid]);
-    for (const key of DEPENDENT_KINDS) {
-      if (!this.store.resource(key)) continue;
-      for (const obj of this.store.list(key, namespace)) {
-        if (![...owners].some(o => isOwnedBy(obj, o))) continue;
-        // the pods of a StatefulSet go with it
-        if (key === STATEFULSETS) owners.add(obj.metadata.uid);
-        try {
-          this.store.delete(key, namespace, obj.metadata.name);
-          changes++;
-        } catch (e) {
-          if (errorCode(e) !== 404) throw e;
-        }
-      }
-    }
-    return changes;
-  }
-
-  private reconcileDependents(
-    cr: StoredObject,
-    desired: DesiredState,
-    sets: Map<string, StatefulSetState>,
-    key: string,
-    podsBefore: Map<string, number>,
-  ): number {
-    const ns = cr.metadata.namespace;
-    let changes = 0;
-    if (this.store.resource(SECRETS)) {
-      for (const s of desired.secrets) {
-        if (!this.store.get(SECRETS, ns, s.name)) {
-          this.store.create(SECRETS, secretObject(cr, s));
-          changes++;
-        }
-      }
-    }
-    if (this.store.resource(SERVICES)) {
-      for (const s of desired.services) {
-        if (!this.store.get(SERVICES, ns, s.name)) {
-          this.store.create(SERVICES, serviceObject(cr, s));
-          changes++;
-        }
-      }
-    }
-    if (this.store.resource(STATEFULSETS)) {
-      for (const d of desired.statefulSets) {
-        if (d.podsOnly) continue;
-        const body = statefulSetObject(cr, d);
-        const { obj, changed } = this.upsertSpec(STATEFULSETS, body);
-        changes += changed;
-        changes += this.upsertStatus(
-          STATEFULSETS,
-          obj,
-          statefulSetStatus(sets.get(d.name)!, obj.metadata.generation ?? 1),
-        );
-      }
-    }
-    changes += this.reconcileMembers(cr, desired, sets, key, podsBefore);
-    if (this.store.resource(DEPLOYMENTS)) {
-      for (const d of desired.deployments ?? []) {
-        const { obj, changed } = this.upsertSpec(
-          DEPLOYMENTS,
-          deploymentObject(cr, d),
-        );
-        changes += changed;
-        changes += this.upsertStatus(
-          DEPLOYMENTS,
-          obj,
-          deploymentStatus(d.replicas, obj.metadata.generation ?? 1),
-        );
-      }
-    }
-    return changes;
-  }
-
-  /**
-   * The pods and data claims of every set, as the StatefulSet controller, the scheduler and the
-   * kubelet would keep them: one pod per member, ready in order, the others showing the
-   * object's fault. A scale-down removes the pods and keeps their claims (the StatefulSet
-   * default, `whenScaled: Retain`).
-   */
-  private reconcileMembers(
-    cr: StoredObject,
-    desired: DesiredState,
-    sets: Map<string, StatefulSetState>,
-    key: string,
-    podsBefore: Map<string, number>,
-  ): number {
-    if (!this.store.resource(PODS) || !this.store.resource(CLAIMS)) return 0;
-    const ns = cr.metadata.namespace;
-    const fault = this.faults.get(key);
-    const since = this.worlds.get(key)?.createTime ?? kubeTime(this.now());
-    let changes = 0;
-    for (const d of desired.statefulSets) {
-      const state = sets.get(d.name)!;
-      const set = d.podsOnly
-        ? undefined
-        : this.store.get(STATEFULSETS, ns, d.name);
-      const owner = set
-        ? { ...ownerReference(set), blockOwnerDeletion: true }
-        : ownerReference(cr);
-      const names = podNames(d, state.pods);
-      const lost = this.worlds.get(key)?.memo.lostPrimary;
-      for (const [i, pod] of names.entries())
-        changes += this.reconcileMember(cr, d, pod, owner, {
-          index: i,
-          // a primary lost (failPrimary) is not ready until the operator has failed over
-          ready: isReadyPod(state, i) && lost !== pod,
-          // a pod the controller has just started is not failing yet
-          fault: state.starting && i === state.pods - 1 ? undefined : fault,
-          since,
-        });
-      // only the pods beyond the new count: listing the namespace per set is quadratic
-      for (const pod of podNames(d, podsBefore.get(d.name) ?? 0).slice(
-        names.length,
-      )) {
-        const gone = this.store.get(PODS, ns, pod);
-        if (!gone || !isOwnedBy(gone, String(owner.uid))) continue;
-        this.store.delete(PODS, ns, pod);
-        changes++;
-      }
-    }
-    return changes;
-  }
-
-  /** One member's claim and pod, brought to what they show this round. */
-  private reconcileMember(
-    cr: StoredObject,
-    d: DesiredState['statefulSets'][number],
-    pod: string,
-    owner: Record<string, unknown>,
-    show: { index: number; ready: boolean; fault?: MemberFault; since: string },
-  ): number {
-    let changes = 0;
-    const claim = claimObject(cr, d, pod, owner);
-    if (claim) {
-      const stored = this.upsertSpec(CLAIMS, claim);
-      changes += stored.changed;
-      changes += this.upsertStatus(
-        CLAIMS,
-        stored.obj,
-        claimStatus(d, !show.ready && show.fault === 'volume-pending'),
-      );
-    }
-    const stored = this.upsertSpec(PODS, podObject(cr, d, pod, owner, show.index));
-    changes += stored.changed;
-    changes += this.upsertStatus(
-      PODS,
-      stored.obj,
-      podStatus(d, pod, show.ready, show.fault, show.since),
-    );
-    if (!show.ready && show.fault)
-      changes += this.recordEvents(
-        memberEvents(
-          d,
-          { name: pod, namespace: cr.metadata.namespace ?? '', uid: stored.obj.metadata.uid },
-          claim && { name: claim.metadata.name, uid: this.store.get(CLAIMS, cr.metadata.namespace, claim.metadata.name)?.metadata.uid },
-          show.fault,
-        ),
-        cr.metadata.namespace ?? '',
-      );
-    return changes;
-  }
-
-  /** Writes each event once (a fault that holds is one event, as kube would count it). */
-  private recordEvents(events: MemberEvent[], namespace: string): number {
-    if (!this.store.resource(EVENTS)) return 0;
-    let changes = 0;
-    const now = kubeTime(this.now());
-    for (const e of events) {
-      const name = memberEventName(e);
-      if (this.store.get(EVENTS, namespace, name)) continue;
-      this.store.create(EVENTS, {
-        apiVersion: 'v1',
-        kind: 'Event',
-        metadata: { name, namespace },
-        involvedObject: { ...e.about, namespace },
-        reason: e.reason,
-        message: e.message,
-        type: e.type,
-        count: 1,
-        firstTimestamp: now,
-        lastTimestamp: now,
-        source: { component: e.component, ...(e.component === 'kubelet' && { host: 'emulator-node' }) },
-      });
-      changes++;
-    }
-    return changes;
-  }
-
-  /** Creates the object or brings its spec, labels and ownerReferences to `body`'s. */
-  private upsertSpec(
-    key: ResourceKey,
-    body: Record<string, any>,
-  ): { obj: StoredObject; changed: number } {
-    const existing = this.store.get(
-      key,
-      body.metadata.namespace,
-      body.metadata.name,
-    );
-    if (!existing) return { obj: this.store.create(key, body), changed: 1 };
-    if (
-      deepEqual(existing.spec, body.spec) &&
-      deepEqual(
-        existing.metadata.ownerReferences,
-        body.metadata.ownerReferences,
-      ) &&
-      deepEqual(existing.metadata.labels, body.metadata.labels)
-    ) {
-      return { obj: existing, changed: 0 };
-    }
-    const obj = this.updateMain(key, existing, o => {
-      o.spec = body.spec;
-      o.metadata.labels = body.metadata.labels;
-      o.metadata.ownerReferences = body.metadata.ownerReferences;
-    });
-    return { obj, changed: 1 };
-  }
-
-  private upsertStatus(
-    key: ResourceKey,
-    obj: StoredObject,
-    status: Record<string, unknown>,
-  ): number {
-    if (deepEqual(obj.status, status)) return 0;
-    this.retry(key, obj, latest => {
-      const sub = this.store.resource(key)?.statusSubresource;
-      return this.store.update(
-        key,
-        { ...latest, status },
-        sub ? { subresource: 'status' } : undefined,
-      );
-    });
-    return 1;
+    return this.writes.deleteDependents(world.namespace, world.uid);
   }
 
   private writeStatus(
@@ -778,42 +389,7 @@ export class OperatorEmulator {
   ): number {
     const status = op.status(cr, kind, obs);
     if (status === undefined) return 0;
-    return this.upsertStatus(kind, cr, status);
-  }
-
-  private updateMain(
-    key: ResourceKey,
-    obj: StoredObject,
-    mutate: (o: StoredObject) => void,
-  ): StoredObject {
-    return this.retry(key, obj, latest => {
-      const copy = structuredClone(latest);
-      mutate(copy);
-      return this.store.update(key, copy);
-    });
-  }
-
-  /** Writes with the current resourceVersion, re-reading and retrying on 409 Conflict. */
-  private retry(
-    key: ResourceKey,
-    obj: StoredObject,
-    write: (latest: StoredObject) => StoredObject,
-  ): StoredObject {
-    let latest = obj;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return write(latest);
-      } catch (e) {
-        if (errorCode(e) !== 409 || attempt >= 4) throw e;
-        const fresh = this.store.get(
-          key,
-          obj.metadata.namespace,
-          obj.metadata.name,
-        );
-        if (!fresh) throw e;
-        latest = fresh;
-      }
-    }
+    return this.writes.upsertStatus(kind, cr, status);
   }
 
   private guard(key: string, fn: () => number): number {
