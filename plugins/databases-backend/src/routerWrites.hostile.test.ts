@@ -26,8 +26,14 @@ describe('hostile input: the write, entity and other routes of the databases bac
           { engine: 'redis', topology: 'standalone', version: '7.0.15', storage: { size: '1Gi' } },
           { engine: 'mariadb', topology: 'galera', replicas: 3, version: '11.4', resources: { requests: { cpu: '250m' } } },
           { engine: 'mysql', version: '8.4.3', deletionProtection: true },
+          // restores: a Succeeded run of the demo's, a point in time (the apiserver refuses
+          // MariaDB's), a backup that does not exist
+          { engine: 'mariadb', topology: 'galera', replicas: 3, restoreFrom: { backup: 'orders-db-nightly-check' } },
+          { engine: 'postgresql', restoreFrom: { instance: 'payments-pg', pointInTime: '2026-01-01T00:00:00Z' } },
+          { engine: 'mariadb', restoreFrom: { instance: 'orders-db', pointInTime: '2026-01-01T00:00:00Z' } },
+          { engine: 'mysql', restoreFrom: { backup: 'no-such-backup' } },
         ),
-        rarely(fc.tuple(fc.constantFrom('engine', 'topology', 'version', 'replicas', 'storage', 'resources', 'deletionProtection'), jsonValue()), 3),
+        rarely(fc.tuple(fc.constantFrom('engine', 'topology', 'version', 'replicas', 'storage', 'resources', 'deletionProtection', 'restoreFrom'), jsonValue()), 3),
       )
       .map(([valid, change]) => (change ? { ...valid, [change[0]]: change[1] } : valid));
     const body = fc.record(
