@@ -29,7 +29,9 @@ import {
   ConfigMapPolicyChecker,
   PolicySource,
   kubeNamespaceLabels,
+  kubePolicyConfigMapWatch,
   kubePolicyReader,
+  type PolicyConfigMapWatch,
 } from './policy';
 import { createApp, type DatabasesApp } from './server/createApp';
 import { consoleLogger, type Logger } from './server/logger';
@@ -138,6 +140,7 @@ export async function startApiserver(
   // The platform team's policy ConfigMap (no flag: no limits). Selector rules need namespace labels.
   let policy = deps.policy;
   let policySource: PolicySource | undefined;
+  let policyWatch: PolicyConfigMapWatch | undefined;
   let namespaceLabels: ReturnType<typeof kubeNamespaceLabels> | undefined;
   if (!policy && options.policyConfigMap) {
     const [namespace, name] = options.policyConfigMap.split('/');
@@ -147,6 +150,9 @@ export async function startApiserver(
       logger,
     });
     await policySource.start();
+    const watchedPolicy = policySource;
+    policyWatch = kubePolicyConfigMapWatch(kc, namespace, name, () => void watchedPolicy.refresh(), logger);
+    policyWatch.start();
     namespaceLabels = kubeNamespaceLabels(kc, { logger });
     namespaceLabels.start();
     policy = new ConfigMapPolicyChecker(policySource, namespaceLabels);
@@ -308,6 +314,7 @@ export async function startApiserver(
       backups.stop();
       schedules.stop();
       policySource?.stop();
+      policyWatch?.stop();
       namespaceLabels?.stop();
       source?.stop();
     },

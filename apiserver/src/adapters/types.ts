@@ -52,6 +52,12 @@ export interface ResourceType {
    * never every pod of the cluster. Part of the type's identity (its informer and object keys).
    */
   labelSelector?: string;
+  /**
+   * Only the objects of one namespace, or matching a field selector, are watched (the policy
+   * ConfigMap: one object, where the apiserver may read ConfigMaps of that namespace only).
+   */
+  namespace?: string;
+  fieldSelector?: string;
   /** What the cache keeps of each object (applied on arrival), where adapters read only a part. */
   slim?: (obj: KubeObject) => KubeObject;
 }

@@ -43,7 +43,7 @@ export type ObjectTransform = (
 
 /**
  * InformerFactory over client-node's ListWatch: list (in pages) then watch of every object of a
- * type in all namespaces (those with its label selector, where it has one), with `transform`
+ * type in all namespaces (in its namespace, with its label and field selectors, where it has them), with `transform`
  * applied to list items and watch events before caching.
  */
 export function kubeInformerFactory(
@@ -51,8 +51,11 @@ export function kubeInformerFactory(
   transform: ObjectTransform = (t, o) => (t.slim ? t.slim(o) : stripBulkyFields(o)),
 ): InformerFactory {
   return (type, hooks) => {
-    const path = resourcePath(type);
-    const query: Record<string, string> = type.labelSelector ? { labelSelector: type.labelSelector } : {};
+    const path = resourcePath(type, type.namespace);
+    const query: Record<string, string> = {
+      ...(type.labelSelector && { labelSelector: type.labelSelector }),
+      ...(type.fieldSelector && { fieldSelector: type.fieldSelector }),
+    };
     const listFn = async (): Promise<
       KubernetesListObject<KubernetesObject>
     > => {
@@ -109,6 +112,7 @@ export function kubeInformerFactory(
       listFn,
       false,
       type.labelSelector,
+      type.fieldSelector,
     ) as unknown as ResourceInformer;
   };
 }

@@ -23,6 +23,7 @@ export {
   type PolicySourceOptions,
 } from './PolicySource';
 export { kubePolicyReader } from './kubePolicyReader';
+export { kubePolicyConfigMapWatch, PolicyConfigMapWatch } from './PolicyConfigMapWatch';
 export {
   InformerNamespaceLabels,
   kubeNamespaceLabels,

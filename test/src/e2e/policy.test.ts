@@ -3,7 +3,7 @@ import https from 'node:https';
 import { kubectlBinaries, runKubectl } from '../support/kubectl';
 import { startSystem, type System } from '../support/startSystem';
 
-/** The policy ConfigMap is re-read every 5 s (docs/policy.md): waits cover two periods. */
+/** The policy ConfigMap is watched, and re-read every 5 s in case the watch is down (docs/policy.md): waits cover two periods. */
 const RELOAD_MS = 12_000;
 const SLOW = 60_000;
 
