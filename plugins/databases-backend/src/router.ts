@@ -16,6 +16,8 @@ import {
   DATABASE_PHASES,
   LABEL_BACKSTAGE_KUBERNETES_ID,
   ANNOTATION_DATABASES_SELECTOR,
+  databasesBackupCreatePermission,
+  databasesBackupDeletePermission,
   databasesInstanceConnectionReadPermission,
   databasesInstanceDeletePermission,
   databasesInstanceReadPermission,
@@ -256,12 +258,14 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
 
   router.get('/clusters/:cluster/namespaces/:namespace/instances/:name', async (req, res) => {
     const { who, resource } = await readInstance(req);
-    const [read, update, del, conn] = await Promise.all(
+    const [read, update, del, conn, backUp, deleteBackups] = await Promise.all(
       [
         databasesInstanceReadPermission,
         databasesInstanceUpdatePermission,
         databasesInstanceDeletePermission,
         databasesInstanceConnectionReadPermission,
+        databasesBackupCreatePermission,
+        databasesBackupDeletePermission,
       ].map(p => authorizer.allows(p, who.credentials, resource)),
     );
     if (!read) throw new NotAllowedError(`not allowed to read ${resource.instance.metadata.name}`);
@@ -271,12 +275,19 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
     const name = resource.instance.metadata.name;
     const kube = (verb: 'patch' | 'delete' | 'get', subresource?: 'connection') =>
       service.canRead(who.as, resource.cluster, namespace, verb, { name, subresource });
-    const [mayUpdate, mayDelete, mayReadConnection] = await Promise.all([
+    // backups: any run of this instance's namespace (a run's name is not known before it exists)
+    const kubeBackups = (verb: 'create' | 'delete') => service.canRead(who.as, resource.cluster, namespace, verb, { resource: 'databasebackups' });
+    const [mayUpdate, mayDelete, mayReadConnection, mayBackUp, mayDeleteBackups] = await Promise.all([
       update && kube('patch'),
       del && kube('delete'),
       conn && kube('get', 'connection'),
+      backUp && kubeBackups('create'),
+      deleteBackups && kubeBackups('delete'),
     ]);
-    const body: GetInstanceResponse = { ...resource, actions: { update: mayUpdate, delete: mayDelete, readConnection: mayReadConnection } };
+    const body: GetInstanceResponse = {
+      ...resource,
+      actions: { update: mayUpdate, delete: mayDelete, readConnection: mayReadConnection, backUp: mayBackUp, deleteBackups: mayDeleteBackups },
+    };
     res.json(body);
   });
 

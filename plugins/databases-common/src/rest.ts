@@ -236,11 +236,15 @@ export interface InstanceActions {
   update: boolean;
   delete: boolean;
   readConnection: boolean;
+  /** Back up now (create a DatabaseBackup of this instance). */
+  backUp: boolean;
+  /** Delete this instance's backup runs (their operator objects). */
+  deleteBackups: boolean;
 }
 
 /** `GET /clusters/:cluster/namespaces/:namespace/instances/:name` answer. */
 export interface GetInstanceResponse extends PortalInstance {
-  /** The Backstage permission decisions for the caller on this instance. */
+  /** What the caller may do with this instance: the portal's permission policy and the cluster's RBAC both allow it. */
   actions: InstanceActions;
 }
 

@@ -303,18 +303,19 @@ export class DatabasesService {
   }
 
   /**
-   * May `as` get (or list) databaseinstances in `namespace` ('' = in every namespace)? Asked with
-   * a SelfSubjectAccessReview made as the user (what `kubectl auth can-i` does), cached briefly
-   * and shared while in flight; used to filter the shared watch.
+   * May `as` get (or list) databaseinstances in `namespace` ('' = in every namespace), or do
+   * `verb` on `of.resource` there? Asked with a SelfSubjectAccessReview made as the user (what
+   * `kubectl auth can-i` does), cached briefly and shared while in flight; used to filter the
+   * shared watch, and to offer only the actions the cluster would let through.
    */
   async canRead(
     as: Impersonation,
     cluster: string,
     namespace: string,
-    verb: 'get' | 'list' | 'patch' | 'delete' = 'get',
-    of: { subresource?: 'connection'; name?: string } = {},
+    verb: 'get' | 'list' | 'patch' | 'delete' | 'create' = 'get',
+    of: { subresource?: 'connection'; name?: string; resource?: 'databasebackups' } = {},
   ): Promise<boolean> {
-    const key = `${cluster}\u0000${namespace}\u0000${verb}\u0000${of.subresource ?? ''}\u0000${of.name ?? ''}\u0000${as.user}\u0000${as.groups.join(',')}`;
+    const key = `${cluster}\u0000${namespace}\u0000${verb}\u0000${of.resource ?? ''}\u0000${of.subresource ?? ''}\u0000${of.name ?? ''}\u0000${as.user}\u0000${as.groups.join(',')}`;
     const now = Date.now();
     const hit = this.accessCache.get(key);
     if (hit && hit.until > now) {
@@ -343,7 +344,7 @@ export class DatabasesService {
     cluster: string,
     namespace: string,
     verb: string,
-    of: { subresource?: string; name?: string },
+    of: { subresource?: string; name?: string; resource?: string },
   ): Promise<boolean> {
     const review = await this.client(cluster).request<{ status?: { allowed?: boolean } }>({
       method: 'POST',
@@ -357,7 +358,7 @@ export class DatabasesService {
             namespace,
             verb,
             group: DATABASES_GROUP_VERSION.split('/')[0],
-            resource: INSTANCES_PATH.split('/').pop(),
+            resource: of.resource ?? INSTANCES_PATH.split('/').pop(),
             ...(of.subresource ? { subresource: of.subresource } : {}),
             ...(of.name ? { name: of.name } : {}),
           },

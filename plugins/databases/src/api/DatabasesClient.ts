@@ -17,6 +17,7 @@ import type {
   ListEnginesResponse,
   ListInstancesQuery,
   ListInstancesResponse,
+  GetInstanceResponse,
   PortalInstance,
   UpdateInstanceRequest,
 } from '@internal/plugin-databases-common';
@@ -74,7 +75,7 @@ export class DatabasesClient implements DatabasesApi {
     return this.request(`/instances${toQueryString(query)}`);
   }
 
-  getInstance(ref: InstanceRef): Promise<PortalInstance> {
+  getInstance(ref: InstanceRef): Promise<GetInstanceResponse> {
     return this.request(instancePath(ref));
   }
 

@@ -21,6 +21,7 @@ import type {
   ListInstancesResponse,
   PortalInstance,
   UpdateInstanceRequest,
+  InstanceActions,
 } from '@internal/plugin-databases-common';
 
 /** Addresses one instance: cluster, namespace and name. */
@@ -74,7 +75,8 @@ export interface BackupsHandlers {
 export interface DatabasesApi {
   listClusters(): Promise<DatabasesCluster[]>;
   listInstances(query?: ListInstancesQuery): Promise<ListInstancesResponse>;
-  getInstance(ref: InstanceRef): Promise<PortalInstance>;
+  /** The instance, with what the caller may do with it (both the portal's policy and the cluster's RBAC allow it). */
+  getInstance(ref: InstanceRef): Promise<PortalInstance & { actions?: InstanceActions }>;
   listEngines(cluster: string): Promise<ListEnginesResponse>;
   createInstance(
     cluster: string,

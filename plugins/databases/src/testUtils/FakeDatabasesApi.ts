@@ -11,6 +11,7 @@ import type {
   InstanceEvent,
   InstanceKubeEventChange,
   ListInstancesResponse,
+  InstanceActions,
   PortalInstance,
 } from '@internal/plugin-databases-common';
 import type { BackupsHandlers, DatabasesApi, DatabasesEventHandlers, InstanceEventsHandlers } from '../api/types';
@@ -182,7 +183,7 @@ export class FakeDatabasesApi implements DatabasesApi {
 
   listClusters = jest.fn(async () => [{ name: 'dev', title: 'Development' }]);
   listInstances = jest.fn(async (_q?: unknown) => listOf([]));
-  getInstance = jest.fn(async (_ref: unknown): Promise<PortalInstance> => {
+  getInstance = jest.fn(async (_ref: unknown): Promise<PortalInstance & { actions?: InstanceActions }> => {
     throw new Error('not set');
   });
   listEngines = jest.fn(async (cluster: string) => ({

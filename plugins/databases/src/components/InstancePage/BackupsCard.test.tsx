@@ -64,6 +64,20 @@ describe('the Backups card of the instance page', () => {
     expect(within(table).getByTestId('backup-row')).toHaveTextContent(/orders-db-20261201020000\s*Pending/);
   });
 
+  it('offers only what the cluster\'s RBAC lets through too: a dbaas-edit user backs up but deletes no run', async () => {
+    const api = new FakeDatabasesApi();
+    api.getInstance.mockResolvedValue({
+      ...makeInstance({ name: 'orders-db' }),
+      actions: { update: true, delete: true, readConnection: false, backUp: true, deleteBackups: false },
+    });
+    api.listBackups.mockResolvedValue({ cluster: 'dev', items: [makeBackup({ name: 'orders-db-nightly-check', phase: 'Succeeded', startTime: ago(7200) })] });
+    // the portal's policy allows everything: the backend's answer for the cluster decides
+    await render(api, true);
+    const table = await screen.findByRole('table', { name: 'Backups' });
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Back up now' })).toBeEnabled());
+    expect(within(table).getByRole('button', { name: 'Delete backup orders-db-nightly-check' })).toBeDisabled();
+  });
+
   it('asks for the method where the engine offers several, the default first', async () => {
     const api = new FakeDatabasesApi();
     api.getInstance.mockResolvedValue(makeInstance({ name: 'orders-db', engine: 'postgresql' }));

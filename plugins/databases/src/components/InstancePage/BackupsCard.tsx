@@ -9,6 +9,7 @@ import {
   type DatabaseBackup,
   type DatabaseEngine,
   type DatabaseInstance,
+  type InstanceActions,
 } from '@internal/plugin-databases-common';
 import {
   Box,
@@ -69,12 +70,22 @@ function duration(backup: DatabaseBackup, now: number): string {
  * where the engine's operator can (DatabaseEngine `spec.backup`), and a delete per run whose
  * confirmation says that the stored data is not deleted (no supported operator deletes it).
  */
-export function BackupsCard(props: { instanceRef: InstanceRef; instance: DatabaseInstance; engine?: DatabaseEngine }) {
+export function BackupsCard(props: {
+  instanceRef: InstanceRef;
+  instance: DatabaseInstance;
+  engine?: DatabaseEngine;
+  /** What the backend says the caller may do (the portal's policy and the cluster's RBAC); unknown: the policy alone. */
+  actions?: Pick<InstanceActions, 'backUp' | 'deleteBackups'>;
+}) {
   const api = useApi(databasesApiRef);
-  const { instanceRef, instance, engine } = props;
+  const { instanceRef, instance, engine, actions } = props;
   const resourceRef = instanceResourceRef(instanceRef.cluster, instanceRef.namespace, instanceRef.name);
-  const create = usePermission({ permission: databasesBackupCreatePermission, resourceRef });
-  const remove = usePermission({ permission: databasesBackupDeletePermission, resourceRef });
+  const createPermission = usePermission({ permission: databasesBackupCreatePermission, resourceRef });
+  const removePermission = usePermission({ permission: databasesBackupDeletePermission, resourceRef });
+  // a button only where the cluster would let the request through too (dbaas-edit backs up,
+  // only dbaas-admin deletes backups)
+  const create = { allowed: createPermission.allowed && (actions?.backUp ?? true) };
+  const remove = { allowed: removePermission.allowed && (actions?.deleteBackups ?? true) };
   // A restore creates an instance like this one (its cluster, namespace, engine and owner, what
   // the create rules look at): asked on this instance, as the would-be one has no ref yet. The
   // backend asks again on the real request.

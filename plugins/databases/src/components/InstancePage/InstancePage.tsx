@@ -19,6 +19,7 @@ import {
   PortalInstance,
   RequestRecord,
   type DatabaseEngine,
+  type InstanceActions as AllowedActions,
 } from '@internal/plugin-databases-common';
 import {
   Accordion,
@@ -72,6 +73,9 @@ export function InstancePage(props: { instanceRef: InstanceRef }) {
   const api = useApi(databasesApiRef);
   const basePath = useBasePath();
   const [item, setItem] = useState<PortalInstance>();
+  // what the backend says the caller may do: the portal's policy and the cluster's RBAC (a review
+  // as the user); until it has said, the policy's answer alone
+  const [actions, setActions] = useState<AllowedActions>();
   const [error, setError] = useState<unknown>();
   const [deleted, setDeleted] = useState(false);
   const [transitions, setTransitions] = useState<PhaseTransition[]>([]);
@@ -89,7 +93,8 @@ export function InstancePage(props: { instanceRef: InstanceRef }) {
   const load = useCallback(async () => {
     try {
       const seen = eventsSeen.current;
-      const loaded = await api.getInstance(instanceRef);
+      const { actions: allowed, ...loaded } = await api.getInstance(instanceRef);
+      setActions(allowed);
       if (eventsSeen.current === seen) setItem(loaded);
       setError(undefined);
     } catch (e) {
@@ -211,7 +216,7 @@ export function InstancePage(props: { instanceRef: InstanceRef }) {
               instanceRef={instanceRef}
               instance={instance}
               engine={engineInfo}
-              permissions={{ update: update.allowed, delete: remove.allowed }}
+              permissions={{ update: update.allowed && (actions?.update ?? true), delete: remove.allowed && (actions?.delete ?? true) }}
               onChanged={result => result?.instance && setItem(result)}
               onDeleted={() => load()}
             />
@@ -248,7 +253,7 @@ export function InstancePage(props: { instanceRef: InstanceRef }) {
             <InfoCard title="Connect">
               <ConnectPanel instance={instance} />
               <Box mt={2}>
-                <ConnectionDetails instanceRef={instanceRef} allowed={connection.allowed} ready={status?.phase === 'Ready'} />
+                <ConnectionDetails instanceRef={instanceRef} allowed={connection.allowed && (actions?.readConnection ?? true)} ready={status?.phase === 'Ready'} />
               </Box>
             </InfoCard>
           </Box>
@@ -258,7 +263,7 @@ export function InstancePage(props: { instanceRef: InstanceRef }) {
         </Grid>
         {!deleted && (
           <Grid item xs={12}>
-            <BackupsCard instanceRef={instanceRef} instance={instance} engine={engineInfo} />
+            <BackupsCard instanceRef={instanceRef} instance={instance} engine={engineInfo} actions={actions} />
           </Grid>
         )}
         <Grid item xs={12}>
