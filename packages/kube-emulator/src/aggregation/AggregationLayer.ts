@@ -1,6 +1,3 @@
-import https from 'node:https';
-import { constants as http2Constants, type IncomingHttpHeaders } from 'node:http2';
-import type { Readable, Writable } from 'node:stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import type { AggregationProxy, RequestInfo, UserInfo } from '../api/types';
@@ -15,24 +12,16 @@ import {
 } from './apiService';
 import { backendGet } from './backendGet';
 import { backendTlsOptions } from './backendTls';
-import { BackendConnections, type BackendConnection } from './BackendConnections';
+import { BackendConnections } from './BackendConnections';
+import { forwardToBackend, isDiscoveryPath, writePlain } from './forwardToBackend';
 import { DiscoveryGroup, discoveryGroups } from './discoveryGroups';
-import {
-  buildProxyHeaders,
-  encodeQueryLikeGo,
-  responseHeaders,
-} from './proxyHeaders';
+import { buildProxyHeaders, encodeQueryLikeGo } from './proxyHeaders';
 import { resolveServiceTarget, ServiceTarget } from './resolveServiceTarget';
 
 /** kube-apiserver's `aggregatedDiscoveryTimeout` and availability-probe client timeout. */
 export const DISCOVERY_TIMEOUT_MS = 5000;
 /** How often every APIService is re-checked (kube: the 30 s informer resync). */
 export const DEFAULT_RESYNC_INTERVAL_MS = 30_000;
-const REDIRECT_MESSAGE =
-  'the backend attempted to redirect this request, which is not permitted';
-/** Sends of one proxied request at most when the extension refuses it unprocessed. */
-const MAX_ATTEMPTS = 3;
-
 /** Options of {@link AggregationLayer}. */
 export interface AggregationLayerOptions {
   store: ObjectStore;
@@ -50,19 +39,6 @@ function hostPort(host: string, port: number): string {
   return isIP(host) === 6 ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
-function writePlain(res: ServerResponse, code: number, text: string): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  res.writeHead(code, {
-    'Content-Type': 'text/plain; charset=utf-8',
-    'X-Content-Type-Options': 'nosniff',
-    'Content-Length': Buffer.byteLength(text),
-  });
-  res.end(text);
-}
-
 /** `<version>.<group>` of the APIService a path belongs to (`/apis/g/v/...` or `/openapi/v3/apis/g/v`). */
 export function apiServiceNameForPath(path: string): string | undefined {
   const segments = path.split('?')[0].split('/').filter(Boolean);
@@ -77,21 +53,6 @@ export function apiServiceNameForPath(path: string): string | undefined {
     return `${segments[4]}.${segments[3]}`;
   }
   return undefined;
-}
-
-/** An HTTP/2 response's headers as `headersDistinct` (pseudo-headers left out). */
-function distinctHeaders(h: IncomingHttpHeaders): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const [name, value] of Object.entries(h)) {
-    if (name.startsWith(':') || value === undefined) continue;
-    out[name] = Array.isArray(value) ? value : [String(value)];
-  }
-  return out;
-}
-
-function isDiscoveryPath(path: string): boolean {
-  const segments = path.split('/').filter(Boolean);
-  return segments.length === 3 && segments[0] === 'apis';
 }
 
 /**
@@ -272,122 +233,16 @@ export class AggregationLayer implements AggregationProxy {
     else if (req.headers['transfer-encoding'] !== undefined) headers['transfer-encoding'] = 'chunked';
     const path = rawPath + encodeQueryLikeGo(url.search);
     const tlsOptions = backendTlsOptions(spec, target.serverName, this.frontProxy);
-    const connections = this.connections;
-    // Go's HTTP/2 transport sends a request again when the server refused its stream unprocessed
-    // (a GOAWAY below its id, REFUSED_STREAM: a request racing the extension's graceful shutdown),
-    // if the body can be sent again: none, or one already read here. A streamed body cannot.
-    // (A pooled connection that is closing is not handed out: BackendConnections forgets it.)
-    const bodyless =
-      body === undefined &&
-      ((headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) || headers['content-length'] === '0');
-    const replayable = body !== undefined || bodyless;
-
-    await new Promise<void>(resolve => {
-      let timer: NodeJS.Timeout | undefined;
-      /** Ends the backend request (the client left, or the discovery timeout fired). */
-      let cancel: ((err?: Error) => void) | undefined;
-      const finish = () => {
-        if (timer) clearTimeout(timer);
-        resolve();
-      };
-      const fail = (err: Error) => {
-        if (!res.headersSent)
-          writePlain(res, 503, `error trying to reach service: ${err.message}\n`);
-        else res.destroy();
-        finish();
-      };
-      if (isDiscoveryPath(url.pathname)) {
-        timer = setTimeout(() => {
-          const err = new Error('Timeout: request did not complete within the allowed duration');
-          if (cancel) cancel(err);
-          else fail(err);
-        }, this.discoveryTimeoutMs);
-      }
-      // the client went away (e.g. a watch was cancelled): end the backend request too
-      res.on('close', () => {
-        if (!res.writableFinished) cancel?.();
-        finish();
-      });
-      const relay = (status: number, upHeaders: Record<string, string[]>, upBody: Readable) => {
-        if (status >= 300 && status <= 399 && upHeaders.location) {
-          upBody.resume();
-          writePlain(res, 502, REDIRECT_MESSAGE);
-          return;
-        }
-        res.writeHead(status, responseHeaders(upHeaders));
-        // watches: send headers now and every chunk as it comes (pipe does not buffer)
-        res.flushHeaders();
-        upBody.on('error', () => res.destroy());
-        upBody.pipe(res);
-      };
-      const send = (upstream: Writable) => {
-        if (body !== undefined) upstream.end(body);
-        else if (bodyless || req.readableEnded) upstream.end();
-        else req.pipe(upstream);
-      };
-
-      const { host, port } = target;
-      const dialAndForward = (attempt: number) =>
-        connections
-          .open({ host, port, tls: tlsOptions })
-          // a header HTTP/2 refuses throws here: the client gets a 503, the process goes on
-          .then(conn => forward(conn, attempt))
-          .catch(fail);
-      /** Sends the request again, as Go does: at once, then after 1 s, 2 s (its backoff). */
-      const retry = (attempt: number, err: Error) => {
-        if (!replayable || attempt + 1 >= MAX_ATTEMPTS) {
-          fail(err);
-          return;
-        }
-        const wait = setTimeout(() => dialAndForward(attempt + 1), attempt === 0 ? 0 : 1000 * 2 ** (attempt - 1));
-        cancel = e => {
-          clearTimeout(wait);
-          if (e) fail(e);
-        };
-      };
-      // a declaration: sending again dials again and forwards again
-      function forward(conn: BackendConnection, attempt: number) {
-        // the client left, or the discovery timeout answered, while the connection was opening
-        if (res.destroyed || res.writableEnded) {
-          if ('socket' in conn) conn.socket.destroy();
-          return;
-        }
-        if ('session' in conn) {
-          // Node ends a GET/DELETE stream at once unless told: a DELETE carries DeleteOptions
-          const { 'transfer-encoding': _chunked, ...h2Headers } = headers; // HTTP/2 frames bodies itself
-          const stream = conn.session.request({ ':method': req.method ?? 'GET', ':path': path, ...h2Headers }, { endStream: false });
-          let answered = false;
-          cancel = err => stream.destroy(err);
-          stream.on('error', err => {
-            if (!answered && stream.rstCode === http2Constants.NGHTTP2_REFUSED_STREAM) retry(attempt, err);
-            else fail(err);
-          });
-          stream.on('response', h => {
-            answered = true;
-            relay(Number(h[':status']), distinctHeaders(h), stream);
-          });
-          send(stream);
-          return;
-        }
-        const upstream = https.request({
-          ...tlsOptions,
-          // the negotiated connection, for this one request
-          agent: undefined,
-          createConnection: () => conn.socket,
-          host,
-          port,
-          method: req.method,
-          path,
-          headers,
-        });
-        cancel = err => upstream.destroy(err);
-        upstream.on('error', fail);
-        upstream.on('response', upRes =>
-          relay(upRes.statusCode ?? 502, upRes.headersDistinct as Record<string, string[]>, upRes),
-        );
-        send(upstream);
-      }
-      dialAndForward(0);
+    await forwardToBackend({
+      req,
+      res,
+      body,
+      headers,
+      path,
+      target,
+      tls: tlsOptions,
+      connections: this.connections,
+      discoveryTimeoutMs: isDiscoveryPath(url.pathname) ? this.discoveryTimeoutMs : undefined,
     });
   }
 
