@@ -10,6 +10,7 @@ import {
   availableCondition,
   SERVICES,
 } from './apiService';
+import { AggregatedOpenApi } from './AggregatedOpenApi';
 import { backendGet } from './backendGet';
 import { backendTlsOptions } from './backendTls';
 import { BackendConnections } from './BackendConnections';
@@ -79,15 +80,7 @@ export class AggregationLayer implements AggregationProxy {
     fields?: Record<string, unknown>,
   ) => void;
   private readonly apiServices = new Map<string, StoredObject>();
-  private readonly openapi = new Map<
-    string,
-    Record<string, { serverRelativeURL: string }>
-  >();
-  /** Each APIService's OpenAPI v2 paths and definitions, merged into `/openapi/v2` (kubectl ≤1.27 explain). */
-  private readonly openapiV2 = new Map<
-    string,
-    { paths: Record<string, unknown>; definitions: Record<string, unknown> }
-  >();
+  private readonly openApi: AggregatedOpenApi;
   private readonly running = new Map<string, Promise<void>>();
   private readonly queued = new Map<string, Promise<void>>();
   private watch?: { stop(): void };
@@ -104,6 +97,7 @@ export class AggregationLayer implements AggregationProxy {
     this.discoveryTimeoutMs =
       options.discoveryTimeoutMs ?? DISCOVERY_TIMEOUT_MS;
     this.log = options.log ?? (() => {});
+    this.openApi = new AggregatedOpenApi(this.log);
   }
 
   /** Loads the APIServices, follows store changes and starts the periodic availability checks. */
@@ -183,12 +177,7 @@ export class AggregationLayer implements AggregationProxy {
   }
 
   openapiV3Paths(): Record<string, { serverRelativeURL: string }> {
-    const out: Record<string, { serverRelativeURL: string }> = {};
-    for (const [name, paths] of this.openapi) {
-      if (availableCondition(this.apiServices.get(name))?.status === 'True')
-        Object.assign(out, paths);
-    }
-    return out;
+    return this.openApi.v3Paths(name => this.isAvailable(name));
   }
 
   /**
@@ -196,14 +185,11 @@ export class AggregationLayer implements AggregationProxy {
    * `/apis/<group>/<version>/` and the definitions they use (as its OpenAPI aggregator keeps).
    */
   openapiV2Spec(): { paths: Record<string, unknown>; definitions: Record<string, unknown> } {
-    const out = { paths: {}, definitions: {} };
-    for (const [name, spec] of this.openapiV2) {
-      if (availableCondition(this.apiServices.get(name))?.status === 'True') {
-        Object.assign(out.paths, spec.paths);
-        Object.assign(out.definitions, spec.definitions);
-      }
-    }
-    return out;
+    return this.openApi.v2Spec(name => this.isAvailable(name));
+  }
+
+  private isAvailable(name: string): boolean {
+    return availableCondition(this.apiServices.get(name))?.status === 'True';
   }
 
   async proxy(
@@ -261,8 +247,7 @@ export class AggregationLayer implements AggregationProxy {
       const name = e.object.metadata.name;
       if (e.type === 'DELETED') {
         this.apiServices.delete(name);
-        this.openapi.delete(name);
-        this.openapiV2.delete(name);
+        this.openApi.forget(name);
         return;
       }
       const before = this.apiServices.get(name);
@@ -380,8 +365,7 @@ export class AggregationLayer implements AggregationProxy {
     if (condition.status === 'True' && apiServiceSpec(obj).service)
       await this.refreshOpenApi(name);
     else {
-      this.openapi.delete(name);
-      this.openapiV2.delete(name);
+      this.openApi.forget(name);
     }
   }
 
@@ -446,85 +430,16 @@ export class AggregationLayer implements AggregationProxy {
   }
 
   private async refreshOpenApi(name: string): Promise<void> {
-    await Promise.all([this.refreshOpenApiV3(name), this.refreshOpenApiV2(name)]);
-  }
-
-  private async refreshOpenApiV2(name: string): Promise<void> {
     const spec = apiServiceSpec(this.apiServices.get(name));
     const target = this.resolve(spec);
     if (!target.ok) return;
-    const result = await backendGet(
-      `https://${hostPort(target.host, target.port)}/openapi/v2`,
-      {
+    // kube-apiserver downloads OpenAPI as system:aggregator with no groups
+    await this.openApi.refresh(name, spec, path =>
+      backendGet(`https://${hostPort(target.host, target.port)}${path}`, {
         ...backendTlsOptions(spec, target.serverName, this.frontProxy),
         headers: { 'X-Remote-User': 'system:aggregator', Accept: 'application/json' },
         timeoutMs: 60_000,
-      },
+      }),
     );
-    if (!result.ok || result.status !== 200) {
-      this.openapiV2.delete(name);
-      return;
-    }
-    try {
-      const doc = JSON.parse(result.body.toString('utf8')) as {
-        paths?: Record<string, unknown>;
-        definitions?: Record<string, unknown>;
-      };
-      const prefix = `/apis/${spec.group}/${spec.version}/`;
-      const paths = Object.fromEntries(
-        Object.entries(doc.paths ?? {}).filter(([p]) => p.startsWith(prefix)),
-      );
-      this.openapiV2.set(name, { paths, definitions: doc.definitions ?? {} });
-    } catch (e) {
-      this.openapiV2.delete(name);
-      this.log('Invalid OpenAPI v2 document', { apiService: name, error: (e as Error).message });
-    }
-  }
-
-  private async refreshOpenApiV3(name: string): Promise<void> {
-    const obj = this.apiServices.get(name);
-    const spec = apiServiceSpec(obj);
-    const target = this.resolve(spec);
-    if (!target.ok) return;
-    // kube-apiserver downloads OpenAPI as system:aggregator with no groups
-    const result = await backendGet(
-      `https://${hostPort(target.host, target.port)}/openapi/v3`,
-      {
-        ...backendTlsOptions(spec, target.serverName, this.frontProxy),
-        headers: {
-          'X-Remote-User': 'system:aggregator',
-          Accept: 'application/json',
-        },
-        timeoutMs: 60_000,
-      },
-    );
-    if (!result.ok || result.status !== 200) {
-      this.openapi.delete(name);
-      if (!result.ok || result.status !== 404) {
-        this.log('Cannot download OpenAPI v3 index', {
-          apiService: name,
-          error: result.ok ? `status ${result.status}` : result.error,
-        });
-      }
-      return;
-    }
-    try {
-      const index = JSON.parse(result.body.toString('utf8')) as {
-        paths?: Record<string, { serverRelativeURL?: unknown }>;
-      };
-      const key = `apis/${spec.group}/${spec.version}`;
-      const entry = index.paths?.[key];
-      if (entry && typeof entry.serverRelativeURL === 'string')
-        this.openapi.set(name, {
-          [key]: { serverRelativeURL: entry.serverRelativeURL },
-        });
-      else this.openapi.delete(name);
-    } catch (e) {
-      this.openapi.delete(name);
-      this.log('Invalid OpenAPI v3 index', {
-        apiService: name,
-        error: (e as Error).message,
-      });
-    }
   }
 }
