@@ -140,6 +140,8 @@ describe('the portal in a browser', () => {
       // alice is dbaas-edit in team-a: the cluster lets her back up, not delete a run, and the
       // portal offers no button the cluster would refuse
       await expect(runs.getByRole('button', { name: `Delete backup ${name}` }).isDisabled()).resolves.toBe(true);
+      // the newest run that succeeded is this one, said above the runs
+      await page.getByTestId('backups-last').filter({ hasText: `Last successful: ` }).filter({ hasText: `(${name})` }).waitFor();
       await runs.evaluate(el => el.closest('.MuiCard-root')?.scrollIntoView({ block: 'center' }));
       await shot('instance-backups');
     });

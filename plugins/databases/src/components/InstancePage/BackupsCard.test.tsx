@@ -36,6 +36,8 @@ describe('the Backups card of the instance page', () => {
     expect(rows[0]).toHaveTextContent(/orders-db-20261201020000\s*Running\s*3\ds ago\s*3\ds/);
     expect(rows[1]).toHaveTextContent(/orders-db-nightly-check\s*Succeeded\s*2h ago\s*3m12s\s*1\.2 GiB\s*logical/);
     expect(rows[2]).toHaveTextContent(/Failed\s*2d ago\s*10s/);
+    // what a reader asks first: the newest success and the newest failure (the running one is neither)
+    expect(screen.getByTestId('backups-last')).toHaveTextContent(/^Last successful: 11\dm ago \(orders-db-nightly-check\) · last failed: 2d ago \(orders-db-before-migration\)$/);
     // the portal's colour language: the same tones as the instance phases
     expect(within(rows[1]).getByTestId('phase-chip')).toHaveAttribute('data-tone', 'ok');
     expect(within(rows[2]).getByTestId('phase-chip')).toHaveAttribute('data-tone', 'error');
@@ -48,6 +50,7 @@ describe('the Backups card of the instance page', () => {
       }),
     );
     await waitFor(() => expect(within(table).getAllByTestId('backup-row')[0]).toHaveTextContent(/Succeeded.*1\.3 GiB/));
+    expect(screen.getByTestId('backups-last')).toHaveTextContent(/Last successful: \d+s ago \(orders-db-20261201020000\)/);
     expect(api.watchBackups).toHaveBeenCalledTimes(1);
     expect(api.listBackups).toHaveBeenCalledTimes(1);
   });

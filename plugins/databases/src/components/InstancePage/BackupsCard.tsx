@@ -37,6 +37,7 @@ import { useEffect, useState } from 'react';
 import { databasesApiRef, InstanceRef } from '../../api/types';
 import { backupPhaseStyle, formatDuration } from '../../lib/backupPhaseStyle';
 import { formatAge } from '../../lib/format';
+import { lastBackups, lastBackupTime } from '../../lib/lastBackups';
 import { ErrorExplanation } from '../ErrorExplanation';
 import { PhaseChip } from '../PhaseChip';
 import { applyBackupChange } from './applyBackupChange';
@@ -62,6 +63,19 @@ function duration(backup: DatabaseBackup, now: number): string {
   if (!Number.isNaN(end)) return formatDuration(end - start);
   const phase = backup.status?.phase;
   return phase === 'Running' || phase === 'Pending' ? formatDuration(now - start) : '';
+}
+
+/** The newest run that succeeded and the newest that failed, one line above the runs. */
+function LastBackups(props: { runs: DatabaseBackup[]; now: number }) {
+  const { succeeded, failed } = lastBackups(props.runs);
+  const said = (b: DatabaseBackup | undefined) => (b ? `${formatAge(lastBackupTime(b), props.now)} ago (${b.metadata.name})` : 'none');
+  return (
+    <Box mb={1}>
+      <Typography variant="body2" data-testid="backups-last">
+        Last successful: {said(succeeded)} · last failed: {said(failed)}
+      </Typography>
+    </Box>
+  );
 }
 
 /**
@@ -293,6 +307,7 @@ export function BackupsCard(props: {
           <ErrorExplanation error={actionError} doing={`back up ${name}`} />
         </Box>
       )}
+      {backups && backups.length > 0 && <LastBackups runs={backups} now={now} />}
       {runs()}
 
       <Dialog open={asking} onClose={() => setAsking(false)} fullWidth maxWidth="sm" aria-labelledby="backup-dialog-title">
