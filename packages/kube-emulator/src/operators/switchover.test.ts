@@ -63,6 +63,23 @@ describe('emulated switchovers, as the operators carry them out', () => {
     expect(h.upstreamStatusErrors(CNPG_CLUSTER_KIND)).toEqual([]);
   });
 
+  it('CloudNativePG: a targetPrimary written during a rolling upgrade stays asked for, and is carried out once the cluster is healthy', () => {
+    const h = harness();
+    h.create(CNPG_CLUSTER_KIND, 'pg', { instances: 3, storage: { size: '1Gi' } });
+    h.emulator.settle();
+    // a minor upgrade rolling through the instances: the operator does not switch over in the middle of it
+    h.patchSpec(CNPG_CLUSTER_KIND, 'pg', s => (s.imageName = 'ghcr.io/cloudnative-pg/postgresql:17.6'));
+    h.emulator.tick();
+    const cr = h.get(CNPG_CLUSTER_KIND, 'pg');
+    h.store.update(CNPG_CLUSTER_KIND, { ...cr, status: { ...(cr.status as object), targetPrimary: 'pg-2' } }, { subresource: 'status' });
+    h.emulator.tick();
+    expect((h.get(CNPG_CLUSTER_KIND, 'pg').status as any).phase).not.toBe('Cluster in healthy state');
+    expect(h.get(CNPG_CLUSTER_KIND, 'pg').status).toMatchObject({ currentPrimary: 'pg-1', targetPrimary: 'pg-2' });
+    h.emulator.settle();
+    expect(h.get(CNPG_CLUSTER_KIND, 'pg').status).toMatchObject({ phase: 'Cluster in healthy state', currentPrimary: 'pg-2', targetPrimary: 'pg-2' });
+    expect(roleLabels(h)).toEqual({ 'pg-1': 'replica', 'pg-2': 'primary', 'pg-3': 'replica' });
+  });
+
   it('CloudNativePG: a lost primary is failed over as the operator tells it ("Initiating a failover", "Failing over from … to …"), the new primary relabelled, the old one back as a replica', () => {
     const h = harness();
     h.create(CNPG_CLUSTER_KIND, 'pg', { instances: 3, storage: { size: '1Gi' } });

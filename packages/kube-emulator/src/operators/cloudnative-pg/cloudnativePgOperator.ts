@@ -276,6 +276,14 @@ function status(
   const promoted = failover?.done ?? (moving?.done ? moving.to : undefined);
   const primary = promoted ?? (previous.currentPrimary ?? `${name}-1`);
   const failingOver = phase === CNPG_PHASES.failOver;
+  // a switchover asked for (kubectl cnpg promote writes status.targetPrimary) that cannot start
+  // this round (not every instance ready, a rollout): CloudNativePG keeps the request until it
+  // carries it out; writing the current primary back would drop it
+  const requested = previous.targetPrimary;
+  const waiting =
+    !failover && !failingOver && typeof requested === 'string' && requested !== 'pending' && requested !== primary && names.includes(requested)
+      ? requested
+      : undefined;
   const conditions = nextConditions(
     previous.conditions,
     [
@@ -334,7 +342,7 @@ function status(
       latestGeneratedNode: pods,
     }),
     ...(ready > 0 && { currentPrimary: primary }),
-    targetPrimary: failover?.target ?? (failingOver ? 'pending' : (moving?.to ?? primary)),
+    targetPrimary: failover?.target ?? (failingOver ? 'pending' : (moving?.to ?? waiting ?? primary)),
     // when the switchover was asked for (the client's), and when the new primary took over
     ...(previous.targetPrimaryTimestamp !== undefined ? { targetPrimaryTimestamp: previous.targetPrimaryTimestamp } : {}),
     ...(promoted ? { currentPrimaryTimestamp: obs.now } : {}),
