@@ -3,7 +3,8 @@ import { computeStage } from './statefulSetWorld';
 import { ALL_OPERATORS } from './allOperators';
 import { BackupEmulator } from './BackupEmulator';
 import { DependentReconciler } from './DependentReconciler';
-import { kubeTime, StoreWrites } from './StoreWrites';
+import { kubeTime } from './batch/jobRun';
+import { StoreWrites } from './StoreWrites';
 import { deletingObservation, newWorld, observe, stepWorld, type World } from './world';
 import type {
   CustomKind,
@@ -326,8 +327,8 @@ export class OperatorEmulator {
 
     changes += this.dependents.reconcile(cr, desired, sets, podsBefore, {
       fault: this.faults.get(key),
-      since: this.worlds.get(key)?.createTime ?? kubeTime(this.now()),
-      lost: this.worlds.get(key)?.memo.lostPrimary,
+      since: w.createTime,
+      lost: w.memo.lostPrimary,
     });
 
     const obs = observe(cr, w, stage, control, kubeTime(this.now()), {

@@ -1,12 +1,8 @@
 import { jsonEqual as deepEqual } from '../store/jsonEqual';
 import type { ObjectStore, ResourceKey, StoredObject } from '../store/types';
+import { kubeTime } from './batch/jobRun';
 import { isOwnedBy } from './dependentObjects';
 import { memberEventName, type MemberEvent } from './memberEvents';
-
-/** Kubernetes timestamps have second precision (metav1.Time): `2025-05-01T10:00:00Z`. */
-export function kubeTime(d: Date): string {
-  return `${d.toISOString().slice(0, 19)}Z`;
-}
 
 export const STATEFULSETS: ResourceKey = { group: 'apps', version: 'v1', plural: 'statefulsets' };
 export const DEPLOYMENTS: ResourceKey = { group: 'apps', version: 'v1', plural: 'deployments' };
