@@ -1,5 +1,5 @@
 import { describe, it, expect } from '@jest/globals';
-import { observeStatefulSet } from './statefulSetFacts';
+import { observeStatefulSet, slimStatefulSet, STATEFUL_SETS } from './statefulSetFacts';
 
 const sts = (spec: object, status: object, generation?: number) => ({
   apiVersion: 'apps/v1',
@@ -76,5 +76,58 @@ describe('observeStatefulSet', () => {
         sts({ replicas: 3 }, { readyReplicas: 3, ...status }, generation),
       )?.rollingOut,
     ).toBe(rollingOut);
+  });
+});
+
+/** A StatefulSet as the OT redis-operator writes one (k8sutils/statefulset.go), status from apps/v1. */
+const redisSet = (status: object, generation: number, replicas?: number) => ({
+  apiVersion: 'apps/v1',
+  kind: 'StatefulSet',
+  metadata: {
+    name: 'cache',
+    namespace: 'team-a',
+    uid: '0d4c9d3e-3a51-4c1d-9f3e-1b5a4d6f7a10',
+    resourceVersion: '4711',
+    generation,
+    labels: { app: 'cache', redis_setup_type: 'standalone', role: 'standalone' },
+    annotations: { 'redis.opstreelabs.in': 'true', 'redis.opstreelabs.instance': 'cache' },
+    ownerReferences: [{ apiVersion: 'redis.redis.opstreelabs.in/v1beta2', kind: 'Redis', name: 'cache', uid: 'u', controller: true }],
+  },
+  spec: {
+    ...(replicas !== undefined && { replicas }),
+    selector: { matchLabels: { app: 'cache' } },
+    serviceName: 'cache-headless',
+    updateStrategy: { type: 'RollingUpdate' },
+    podManagementPolicy: 'OrderedReady',
+    template: {
+      metadata: { labels: { app: 'cache' } },
+      spec: { containers: [{ name: 'cache', image: 'quay.io/opstree/redis:v7.0.15', imagePullPolicy: 'IfNotPresent' }] },
+    },
+  },
+  status,
+});
+
+describe('STATEFUL_SETS', () => {
+  it('watches only the StatefulSets the redis-operator labels, never every StatefulSet of the cluster', () => {
+    expect(STATEFUL_SETS.labelSelector).toBe('redis_setup_type');
+  });
+
+  it.each([
+    ['ready', redisSet({ replicas: 3, readyReplicas: 3, currentRevision: 'cache-1', updateRevision: 'cache-1', observedGeneration: 2 }, 2, 3)],
+    ['rolling out (revisions differ)', redisSet({ replicas: 3, readyReplicas: 3, currentRevision: 'cache-1', updateRevision: 'cache-2', observedGeneration: 2 }, 2, 3)],
+    ['controller behind the spec', redisSet({ replicas: 3, readyReplicas: 2, observedGeneration: 1 }, 2, 3)],
+    ['no spec.replicas (defaults to 1)', redisSet({ readyReplicas: 1 }, 1)],
+    ['no status yet', redisSet({}, 1, 3)],
+  ])('the slim copy reads the same as the StatefulSet: %s', (_case, set) => {
+    const slim = slimStatefulSet(set);
+    expect(observeStatefulSet(slim)).toEqual(observeStatefulSet(set));
+    expect(slim.metadata).toEqual({ name: 'cache', namespace: 'team-a', resourceVersion: '4711', generation: set.metadata.generation });
+    expect(JSON.stringify(slim)).not.toContain('template');
+  });
+
+  it('keeps a deletion in progress', () => {
+    const set = redisSet({ replicas: 1 }, 1, 1);
+    const deleting = { ...set, metadata: { ...set.metadata, deletionTimestamp: '2026-12-06T07:00:00Z' } };
+    expect(slimStatefulSet(deleting).metadata?.deletionTimestamp).toBe('2026-12-06T07:00:00Z');
   });
 });

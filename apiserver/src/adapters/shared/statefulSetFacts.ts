@@ -1,13 +1,44 @@
-import type { ResourceType } from '../types';
+import type { KubeObject, ResourceType } from '../types';
 import { asNumber, asRecord, asString } from './read';
 
-/** apps/v1 StatefulSets: the related type of operators that report no status of their own. */
+/**
+ * apps/v1 StatefulSets of the OT redis-operator, the one operator that reports no status of its
+ * own for most kinds: only those it labels `redis_setup_type` (k8sutils/labels.go puts it on every
+ * StatefulSet it makes), never every StatefulSet of the cluster, each kept as what
+ * {@link observeStatefulSet} reads: a StatefulSet's pod template is most of its bytes.
+ */
 export const STATEFUL_SETS: ResourceType = {
   group: 'apps',
   version: 'v1',
   plural: 'statefulsets',
   kind: 'StatefulSet',
+  labelSelector: 'redis_setup_type',
+  slim: slimStatefulSet,
 };
+
+/** A StatefulSet as the cache keeps it: identity, generation, replicas and rollout status. */
+export function slimStatefulSet(sts: KubeObject): KubeObject {
+  const meta = sts.metadata ?? {};
+  const spec = asRecord(sts.spec);
+  const status = asRecord(sts.status) ?? {};
+  const kept: Record<string, unknown> = {};
+  for (const key of ['replicas', 'readyReplicas', 'observedGeneration', 'currentRevision', 'updateRevision']) {
+    if (status[key] !== undefined) kept[key] = status[key];
+  }
+  return {
+    apiVersion: sts.apiVersion,
+    kind: sts.kind,
+    metadata: {
+      name: meta.name,
+      namespace: meta.namespace,
+      resourceVersion: meta.resourceVersion,
+      ...(meta.generation !== undefined && { generation: meta.generation }),
+      ...(meta.deletionTimestamp && { deletionTimestamp: meta.deletionTimestamp }),
+    },
+    ...(spec?.replicas !== undefined && { spec: { replicas: spec.replicas } }),
+    status: kept,
+  };
+}
 
 /** What a StatefulSet tells about the pods an operator runs. */
 export interface StatefulSetObservation {

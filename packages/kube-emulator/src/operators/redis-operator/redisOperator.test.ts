@@ -173,6 +173,10 @@ describe('redisOperator', () => {
       ]),
     );
     expect(h.upstreamStatusErrors(REDIS_CLUSTER_KIND)).toEqual([]);
+    // k8sutils/labels.go: the setup type and the set's role, on the StatefulSet and its pods
+    const sets = { group: 'apps', version: 'v1', plural: 'statefulsets' };
+    expect(h.store.get(sets, NS, 'cluster-leader')?.metadata.labels).toEqual({ app: 'cluster-leader', redis_setup_type: 'cluster', role: 'leader' });
+    expect(h.store.get(sets, NS, 'cluster-follower')?.metadata.labels).toEqual({ app: 'cluster-follower', redis_setup_type: 'cluster', role: 'follower' });
   });
 
   it('re-initializes leaders on a scale-out and comes back Ready with the new counts', () => {

@@ -75,7 +75,8 @@ function statefulSet(
     }),
     image,
     serviceName: `${name}-headless`,
-    labels: { app: name, redis_setup_type: role, role },
+    // k8sutils/labels.go getRedisLabels: a cluster's leader and follower sets are setup type `cluster`
+    labels: { app: name, redis_setup_type: role === 'leader' || role === 'follower' ? 'cluster' : role, role },
     // what the operator's healer labels each data pod after asking it (INFO replication)
     ...(role === 'sentinel'
       ? {}
