@@ -31,6 +31,7 @@ const FIGURES = [
   'list one namespace p99',
   'list -A one label selector p99',
   'memory: RSS growth per instance',
+  'memory: RSS growth per instance right after the sync',
   'memory: heap growth per instance',
   'memory: RSS',
   'memory: heap used',

@@ -10,7 +10,7 @@ import { listFigures } from './figures/listFigures';
 import { applyFigures } from './figures/applyFigures';
 import { memberFigures } from './figures/memberFigures';
 import { backupFigures } from './figures/backupFigures';
-import { memoryFigures } from './figures/memoryFigures';
+import { memoryFigures, memoryPair, type MemoryPair } from './figures/memoryFigures';
 import { warmLists } from './figures/warmLists';
 import { slowWatcherFigures } from './figures/slowWatcherFigures';
 import { startupFigures } from './figures/startupFigures';
@@ -25,7 +25,7 @@ import type { BenchResults } from './report/writeResults';
 import { BackstageProcess } from './system/BackstageProcess';
 import { BenchCluster } from './system/BenchCluster';
 import { buildApiserverBundle } from './system/BundledApiserver';
-import type { ApiserverProcess, MemoryUsage } from './system/ApiserverProcess';
+import type { ApiserverProcess } from './system/ApiserverProcess';
 
 /** Where output goes: figure lines to `line`, progress to `log`. */
 export interface BenchOutput {
@@ -49,14 +49,14 @@ const GROUP_RUNNERS: Partial<Record<Group, FigureGroup>> = {
 const BACKSTAGE_MAX_SIZE = 10_000;
 
 /** Memory of an apiserver over an emulator without instances: what per-instance growth is measured from. */
-async function emptyMemory(out: BenchOutput): Promise<MemoryUsage> {
+async function emptyMemory(out: BenchOutput, settleMs: number): Promise<MemoryPair> {
   const cluster = await BenchCluster.start();
   const apiserver = await cluster.startApiserver();
   try {
     await apiserver.waitReady();
     await warmLists(cluster, apiserver);
-    const usage = await apiserver.memory();
-    out.log(`apiserver with no instance: RSS ${(usage.rss / 1048576).toFixed(0)} MiB, heap ${(usage.heapUsed / 1048576).toFixed(0)} MiB`);
+    const usage = await memoryPair(apiserver, settleMs);
+    out.log(`apiserver with no instance: RSS ${(usage.settled.rss / 1048576).toFixed(0)} MiB, heap ${(usage.settled.heapUsed / 1048576).toFixed(0)} MiB (settled)`);
     return usage;
   } finally {
     await apiserver.stop();
@@ -89,7 +89,7 @@ export async function runBench(options: BenchOptions, out: BenchOutput): Promise
   // independent, and two of them are other processes: side by side
   const [templates, empty, bundle] = await Promise.all([
     buildTemplates(),
-    wants('memory') ? emptyMemory(out) : undefined,
+    wants('memory') ? emptyMemory(out, options.iterations.settleMs) : undefined,
     bundleDir ? buildApiserverBundle(bundleDir) : undefined,
   ]);
 
@@ -150,7 +150,7 @@ export async function runBench(options: BenchOptions, out: BenchOutput): Promise
         const run = GROUP_RUNNERS[group];
         if (group === 'memory' && empty) {
           await warmLists(cluster, apiserver);
-          emit(memoryFigures(size, empty, await apiserver.memory()));
+          emit(memoryFigures(size, empty, await memoryPair(apiserver, options.iterations.settleMs)));
           continue;
         }
         if (!run) continue;

@@ -2,7 +2,8 @@ import type { ClientProcess } from '../client/ClientProcess';
 import type { PopulatedInstance } from '../population/populate';
 import type { Figure } from '../report/Figure';
 import type { BenchCluster } from '../system/BenchCluster';
-import type { ApiserverProcess, MemoryUsage } from '../system/ApiserverProcess';
+import type { ApiserverProcess } from '../system/ApiserverProcess';
+import type { MemoryPair } from './memoryFigures';
 
 /** How many timed repetitions a figure makes (after `warmup` untimed ones). */
 export interface Iterations {
@@ -28,6 +29,8 @@ export interface Iterations {
   changeBurst: number;
   /** Changes written first to fill the apiserver's watch history (its default 10,000 events). */
   historyFill: number;
+  /** A settled memory figure waits at most this long for V8's memory reducer (afterMemoryReducer). */
+  settleMs: number;
 }
 
 /** What every figure group gets for one population size. */
@@ -39,7 +42,7 @@ export interface SizeContext {
   /** The measuring client (its own process). */
   client: ClientProcess;
   /** The apiserver's memory with no instance, when the memory group measured it. */
-  emptyMemory?: MemoryUsage;
+  emptyMemory?: MemoryPair;
   iterations: Iterations;
   /** Progress lines (stderr), so long runs show where they are. */
   log(message: string): void;

@@ -31,11 +31,11 @@ export const USAGE = `yarn bench [options]
   --markdown FILE            print a results file as a Markdown table (no run)
 `;
 
-const LOADS = { watchers: 1000, eventStreams: 500, changeBurst: 8000, historyFill: 10_000 };
+const LOADS = { watchers: 1000, eventStreams: 500, changeBurst: 8000, historyFill: 10_000, settleMs: 180_000 };
 const FULL: Iterations = { warmup: 5, warmupMs: 4000, large: 60, small: 300, watchRounds: 20, ...LOADS };
 const QUICK: Iterations = { warmup: 2, warmupMs: 1000, large: 15, small: 60, watchRounds: 6, ...LOADS };
 /** Checks the harness, not the system: tiny loads, so no target means anything. */
-const SMOKE: Iterations = { warmup: 1, warmupMs: 0, large: 2, small: 2, watchRounds: 2, watchers: 20, eventStreams: 10, changeBurst: 100, historyFill: 100 };
+const SMOKE: Iterations = { warmup: 1, warmupMs: 0, large: 2, small: 2, watchRounds: 2, watchers: 20, eventStreams: 10, changeBurst: 100, historyFill: 100, settleMs: 1000 };
 
 /** Parses `yarn bench` arguments; throws with a message naming the bad one. */
 export function parseBenchArgs(argv: string[]): BenchOptions {

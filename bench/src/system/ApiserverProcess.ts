@@ -2,9 +2,11 @@ import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { Options } from '@internal/databases-apiserver';
 import { HttpsClient } from '../client/HttpsClient';
+import type { ReducerWait } from './afterMemoryReducer';
+import { deployedAllocator, type DeployedAllocator } from './deployedAllocator';
 
-/** `process.memoryUsage()` of the apiserver process, after full GCs. */
-export type MemoryUsage = NodeJS.MemoryUsage;
+/** `process.memoryUsage()` of the apiserver process, after full GCs (and, when asked, V8's memory reducer). */
+export type MemoryUsage = NodeJS.MemoryUsage & { reducer?: ReducerWait };
 
 /** Options of {@link ApiserverProcess.start}. */
 export interface ApiserverProcessOptions {
@@ -17,6 +19,10 @@ export interface ApiserverProcessOptions {
 
 /** Repository root (this file is bench/src/system/). */
 export const repoRoot = path.resolve(__dirname, '../../..');
+
+let allocator: DeployedAllocator | undefined;
+/** The malloc every apiserver process of the bench runs with: the image's (see deployedAllocator). */
+export const apiserverAllocator = (): DeployedAllocator => (allocator ??= deployedAllocator(repoRoot));
 
 /**
  * The apiserver in a child process (bench/src/system/apiserverChild.ts under Node's TS
@@ -39,7 +45,7 @@ export class ApiserverProcess {
     this.exited = new Promise(resolve => child.once('exit', code => resolve(code)));
     child.on('message', (msg: any) => {
       if (msg.type === 'memory') {
-        this.waiters.get(msg.id)?.(msg.usage);
+        this.waiters.get(msg.id)?.({ ...msg.usage, reducer: msg.reducer });
         this.waiters.delete(msg.id);
       } else if (msg.type === 'synced') {
         this.syncMs = msg.ms;
@@ -57,7 +63,7 @@ export class ApiserverProcess {
       cwd: repoRoot,
       execArgv,
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      env: { ...process.env, NODE_OPTIONS: '' },
+      env: { ...process.env, NODE_OPTIONS: '', ...apiserverAllocator().env },
     });
     let output = '';
     child.stdout!.on('data', d => (output += d));
@@ -104,12 +110,16 @@ export class ApiserverProcess {
     }
   }
 
-  /** Memory after full GCs in the child. */
-  memory(): Promise<MemoryUsage> {
+  /**
+   * Memory after full GCs in the child; with `settleMs`, once V8's memory reducer has given back
+   * what the last burst left (waiting at most settleMs): the process's steady resident memory.
+   */
+  memory(opts: { settleMs?: number } = {}): Promise<MemoryUsage> {
     const id = this.nextId++;
-    return new Promise(resolve => {
+    return new Promise((resolve, reject) => {
       this.waiters.set(id, resolve);
-      this.child.send({ type: 'memory', id });
+      this.exited.then(code => reject(new Error(`apiserver exited (${code}) before answering a memory request:\n${this.output.slice(-4000)}`)));
+      this.child.send({ type: 'memory', id, settleMs: opts.settleMs });
     });
   }
 

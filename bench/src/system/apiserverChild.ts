@@ -2,10 +2,12 @@
 /**
  * The apiserver as a process of its own (what `main.ts` runs, from the same `startApiserver`),
  * so its memory, start-up and CPU are not the harness's. Options come as JSON in argv[2]. Over
- * the IPC channel the parent asks `{ type: 'memory' }` (answered after full GCs, with
- * `--expose-gc`) and `{ type: 'stop' }`.
+ * the IPC channel the parent asks `{ type: 'memory', settleMs? }` (answered after full GCs, with
+ * `--expose-gc`; with settleMs, after V8's memory reducer has run, waiting at most that long)
+ * and `{ type: 'stop' }`.
  */
 import { startApiserver, type Options } from '@internal/databases-apiserver';
+import { afterMemoryReducer, type ReducerWait } from './afterMemoryReducer';
 
 const quiet = {
   info: () => {},
@@ -21,13 +23,14 @@ async function main() {
   running.store.whenSynced().then(() => {
     process.send?.({ type: 'synced', ms: performance.now() - startedAt });
   });
-  process.on('message', async (msg: { type: string; id?: number }) => {
+  process.on('message', async (msg: { type: string; id?: number; settleMs?: number }) => {
     if (msg.type === 'memory') {
+      const reducer: ReducerWait | undefined = msg.settleMs ? await afterMemoryReducer(msg.settleMs) : undefined;
       const gc = (globalThis as { gc?: () => void }).gc;
       // twice: the first pass may only schedule finalisation of weak caches
       gc?.();
       gc?.();
-      process.send?.({ type: 'memory', id: msg.id, gc: !!gc, usage: process.memoryUsage() });
+      process.send?.({ type: 'memory', id: msg.id, gc: !!gc, usage: process.memoryUsage(), reducer });
     } else if (msg.type === 'stop') {
       await running.shutdown(0);
       // --cpu-prof writes its profile on a normal exit only

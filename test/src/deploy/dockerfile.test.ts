@@ -69,6 +69,23 @@ describe('deploy/apiserver.Dockerfile', () => {
     expect(last.find(s => s.op === 'CMD')?.args ?? '[]').toBe('[]');
   });
 
+  it('preloads jemalloc from a file its last stage copied, from the package the build stage installed', () => {
+    const env = Object.fromEntries(
+      last
+        .filter(s => s.op === 'ENV')
+        .flatMap(s => s.args.split(/\s+/))
+        .map(pair => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+    );
+    expect(env.LD_PRELOAD).toBe('/usr/local/lib/libjemalloc.so.2');
+    // without its background thread jemalloc gives freed memory back only when the process allocates again
+    expect(env.MALLOC_CONF).toContain('background_thread:true');
+    const copy = last.find(s => s.op === 'COPY' && s.args.endsWith(` ${env.LD_PRELOAD}`))!.args.split(/\s+/);
+    expect(copy[0]).toBe('--from=build');
+    const built = steps.find(s => s.op === 'RUN' && s.args.includes(`libjemalloc.so.2 ${copy[1]}`));
+    expect(built?.args).toMatch(/^cp \/usr\/lib\/\*-linux-gnu\/libjemalloc\.so\.2 /);
+    expect(steps.find(s => s.op === 'RUN' && s.args.includes('apt-get install'))!.args).toMatch(/\blibjemalloc2\b/);
+  });
+
   it('targets the Node major the image runs', () => {
     const script = readFileSync(
       path.join(repoRoot, 'deploy/build-apiserver.sh'),
