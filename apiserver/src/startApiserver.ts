@@ -18,6 +18,7 @@ import { BackupStore } from './backups/BackupStore';
 import { ScheduleStore } from './backups/ScheduleStore';
 import { InformerInstanceStore } from './cache';
 import { ReadySpecRecorder } from './cache/ReadySpecRecorder';
+import { FailedRestoreRecorder } from './cache/FailedRestoreRecorder';
 import { loadEngineConfig, validationContexts } from './engines';
 import { BindingSecrets } from './binding/BindingSecrets';
 import { EventMirror } from './events/EventMirror';
@@ -182,6 +183,9 @@ export async function startApiserver(
   // the last Ready spec, kept in the cluster so every replica tells a rollout from a fault alike
   const readySpecs = new ReadySpecRecorder({ store, writer, logger });
   void readySpecs.start();
+  // a restore seen failing, kept where it survives the operator deleting what said so
+  const failedRestores = new FailedRestoreRecorder({ store, writer, logger });
+  void failedRestores.start();
   // the events of operator objects and their children, as the instances' own (kubectl describe)
   const events = new EventMirror({
     store,
@@ -308,6 +312,7 @@ export async function startApiserver(
       await server.close();
       clearTimeout(cut);
       readySpecs.stop();
+      failedRestores.stop();
       await events.stop();
       await bindings.stop();
       store.stop();

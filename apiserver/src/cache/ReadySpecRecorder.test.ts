@@ -7,6 +7,7 @@ import type { KubeObject, SourceKind } from '../adapters/types';
 import { KubeHttpError } from '../kube/kubeRequest';
 import { rolloutSignature } from '../status/rolloutMemory';
 import { ReadySpecRecorder } from './ReadySpecRecorder';
+import { FailedRestoreRecorder } from './FailedRestoreRecorder';
 import type { InstanceEvent, InstanceSource } from './types';
 
 const KIND: SourceKind = {
@@ -292,5 +293,45 @@ describe('ReadySpecRecorder', () => {
       written: many.map(i => i.metadata.name!).sort(),
     });
     recorder.stop();
+  });
+});
+
+describe('FailedRestoreRecorder', () => {
+  const RESTORE_FAILED = 'dbaas.platform.dev/restore-failed';
+  const failed = (reason: string, message = 'Restore orders-restore: Failed'): DatabaseInstance => {
+    const i = instance('Failed');
+    return { ...i, status: { ...i.status!, reason, message } };
+  };
+
+  it('records a restore seen failing, in the words the instance said it, guarded by the object resourceVersion', async () => {
+    const cluster = fakeStore(failed('RestoreFailed'));
+    const { patches, writer } = recordingWriter();
+    const recorder = new FailedRestoreRecorder({ store: cluster.store, writer });
+    const started = recorder.start();
+    cluster.synced();
+    await started;
+    await recorder.idle();
+    expect(patches.map(p => p.patch)).toEqual([
+      { metadata: { resourceVersion: '41', annotations: { [RESTORE_FAILED]: 'Restore orders-restore: Failed' } } },
+    ]);
+    recorder.stop();
+  });
+
+  it('writes nothing for another failure, a Ready instance, or a failure already recorded', async () => {
+    for (const [served, annotations] of [
+      [failed('ImagePullBackOff'), {}],
+      [instance('Ready'), {}],
+      [failed('RestoreFailed'), { [RESTORE_FAILED]: 'Restore orders-restore: Failed' }],
+    ] as const) {
+      const cluster = fakeStore(served, annotations);
+      const { patches, writer } = recordingWriter();
+      const recorder = new FailedRestoreRecorder({ store: cluster.store, writer });
+      const started = recorder.start();
+      cluster.synced();
+      await started;
+      await recorder.idle();
+      expect({ reason: served.status?.reason ?? served.status?.phase, patches }).toEqual({ reason: served.status?.reason ?? served.status?.phase, patches: [] });
+      recorder.stop();
+    }
   });
 });

@@ -1,165 +1,20 @@
-import {
-  ANNOTATION_READY_SPEC,
-  type DatabaseInstance,
-} from '@internal/plugin-databases-common';
-import type { KubeWriter } from '../kube/KubeWriter';
-import { toStatusError } from '../kube/toStatusError';
+import { ANNOTATION_READY_SPEC } from '@internal/plugin-databases-common';
 import { rolloutSignature } from '../status/rolloutMemory';
-import type { InstanceStore } from './types';
-
-const RETRY_MS = 5000;
-
-/** Options of {@link ReadySpecRecorder}. */
-export interface ReadySpecRecorderOptions {
-  store: Pick<InstanceStore, 'watch' | 'list' | 'get' | 'source'> & {
-    whenSynced(): Promise<void>;
-  };
-  writer: Pick<KubeWriter, 'mergePatch'>;
-  logger?: { info(msg: string, meta?: object): void; warn(msg: string, meta?: object): void };
-  /** Wait before retrying a write that failed otherwise than 403/404/409 (default 5 s). */
-  retryMs?: number;
-  /**
-   * Writes at most this many at once (default 4): the first start of a new version records every
-   * Ready instance, and 50,000 patches at once would be a storm on kube-apiserver.
-   */
-  maxInFlight?: number;
-}
+import { InstanceRecorder, type InstanceRecorderOptions } from './InstanceRecorder';
 
 /**
  * Keeps, on each operator object, the spec its instance had when last seen Ready
  * (`dbaas.platform.dev/ready-spec`), so that every apiserver replica, and one restarted in the
- * middle of a rollout, tells a rollout (Updating) from a fault (Degraded) the same way.
- *
- * A write happens only on the transition (the annotation differs from the Ready spec), is a
- * merge patch of that one annotation guarded by the resourceVersion the decision was made on,
- * and is harmless when two replicas race: the loser's 409 is dropped, and the winner's write
- * reaches both through their watches. Without permission to patch (a read-only install), it
- * says so once and the replicas fall back on what each saw itself.
+ * middle of a rollout, tells a rollout (Updating) from a fault (Degraded) the same way. Without
+ * permission to patch, the replicas fall back on what each saw itself.
  */
-export class ReadySpecRecorder {
-  private subscription: { stop(): void } | undefined;
-  /** Instances (`namespace/name`) with a write in flight, so a burst of events writes once. */
-  private readonly inFlight = new Set<string>();
-  /** Instances to look at again, oldest first (a Map: each once, however many events came). */
-  private readonly queue = new Map<string, { namespace: string; name: string }>();
-  /**
-   * Signatures written whose write the watch has not brought back yet: an event in between must
-   * not write them again (dropped once the cache shows the annotation).
-   */
-  private readonly written = new Map<string, string>();
-  private readonly pending = new Set<Promise<void>>();
-  private readonly retries = new Set<NodeJS.Timeout>();
-  private disabled = false;
-  private stopped = false;
-
-  constructor(private readonly options: ReadySpecRecorderOptions) {}
-
-  /** Records every instance Ready once the cache is synced, then each that becomes Ready. */
-  async start(): Promise<void> {
-    await this.options.store.whenSynced();
-    if (this.stopped) return;
-    this.subscription = this.options.store.watch(undefined, event => {
-      if (event.type !== 'DELETED') this.consider(event.object);
+export class ReadySpecRecorder extends InstanceRecorder {
+  constructor(options: InstanceRecorderOptions) {
+    super({
+      ...options,
+      what: 'the last Ready spec',
+      record: instance =>
+        instance.status?.phase === 'Ready' ? { annotation: ANNOTATION_READY_SPEC, value: rolloutSignature(instance) } : undefined,
     });
-    for (const instance of this.options.store.list()) this.consider(instance);
-  }
-
-  stop(): void {
-    this.stopped = true;
-    this.subscription?.stop();
-    this.retries.forEach(t => clearTimeout(t));
-    this.retries.clear();
-  }
-
-  /** Resolves when nothing is queued or in flight (for tests and shutdown). */
-  async idle(): Promise<void> {
-    while (this.pending.size > 0) await Promise.all([...this.pending]);
-  }
-
-  private consider(instance: DatabaseInstance): void {
-    if (this.disabled || this.stopped || instance.status?.phase !== 'Ready') return;
-    const { namespace = '', name = '' } = instance.metadata;
-    if (!this.needsWrite(instance)) return;
-    this.queue.set(`${namespace}/${name}`, { namespace, name });
-    this.pump();
-  }
-
-  /** The instance is Ready and its operator object does not record its spec yet. */
-  private needsWrite(instance: DatabaseInstance): boolean {
-    const { namespace = '', name = '', uid = '' } = instance.metadata;
-    const key = `${namespace}/${name}`;
-    const meta = this.options.store.source(namespace, name)?.object.metadata;
-    if (instance.status?.phase !== 'Ready' || meta?.uid !== uid) return false;
-    const signature = rolloutSignature(instance);
-    if (meta.annotations?.[ANNOTATION_READY_SPEC] === signature) {
-      this.written.delete(key);
-      return false;
-    }
-    return this.written.get(key) !== signature;
-  }
-
-  /** Starts queued writes up to the bound, each decided on the instance as it is then. */
-  private pump(): void {
-    const max = this.options.maxInFlight ?? 4;
-    for (const [key, { namespace, name }] of this.queue) {
-      if (this.inFlight.size >= max || this.disabled || this.stopped) return;
-      if (this.inFlight.has(key)) continue; // its write in flight: looked at again when it ends
-      this.queue.delete(key);
-      const instance = this.options.store.get(namespace, name);
-      if (instance && this.needsWrite(instance)) this.write(key, instance);
-    }
-  }
-
-  private write(key: string, instance: DatabaseInstance): void {
-    const { namespace = '', name = '' } = instance.metadata;
-    const source = this.options.store.source(namespace, name)!;
-    const signature = rolloutSignature(instance);
-    const meta = source.object.metadata ?? {};
-    this.inFlight.add(key);
-    const write = this.options.writer
-      .mergePatch(source.kind, namespace, meta.name ?? name, {
-        metadata: {
-          resourceVersion: meta.resourceVersion,
-          annotations: { [ANNOTATION_READY_SPEC]: signature },
-        },
-      })
-      .then(
-        () => {
-          this.written.set(key, signature);
-        },
-        err => this.failed(err, instance),
-      )
-      .finally(() => {
-        this.inFlight.delete(key);
-        this.pending.delete(write);
-        this.pump();
-      });
-    this.pending.add(write);
-  }
-
-  private failed(err: unknown, instance: DatabaseInstance): void {
-    const status = toStatusError(err);
-    // 409: the object changed since (its next event decides again); 404: it is gone
-    if (status.code === 409 || status.code === 404) return;
-    const where = { namespace: instance.metadata.namespace, name: instance.metadata.name };
-    if (status.code === 403) {
-      this.disabled = true;
-      this.options.logger?.warn(
-        'Cannot record the last Ready spec on operator objects (forbidden): each replica tells rollouts from faults by what it saw itself',
-        { ...where, error: status.message },
-      );
-      return;
-    }
-    this.options.logger?.warn('Recording the last Ready spec failed; retrying', {
-      ...where,
-      error: status.message,
-    });
-    const retry = setTimeout(() => {
-      this.retries.delete(retry);
-      const now = this.options.store.get(where.namespace ?? '', where.name ?? '');
-      if (now) this.consider(now);
-    }, this.options.retryMs ?? RETRY_MS);
-    retry.unref?.();
-    this.retries.add(retry);
   }
 }

@@ -3,6 +3,7 @@ import {
   ANNOTATION_LAST_APPLIED,
   ANNOTATION_MANAGED_FIELDS,
   ANNOTATION_READY_SPEC,
+  ANNOTATION_RESTORE_FAILED,
   DATABASE_INSTANCE_KIND,
   DATABASES_GROUP_VERSION,
   type Condition,
@@ -68,6 +69,7 @@ function instanceAnnotations(
     !(ANNOTATION_LAST_APPLIED in annotations) &&
     !(ANNOTATION_KUBECTL_LAST_APPLIED in annotations) &&
     !(ANNOTATION_READY_SPEC in annotations) &&
+    !(ANNOTATION_RESTORE_FAILED in annotations) &&
     !(ANNOTATION_MANAGED_FIELDS in annotations)
   )
     return annotations;
@@ -76,6 +78,8 @@ function instanceAnnotations(
     [ANNOTATION_KUBECTL_LAST_APPLIED]: _operatorObjects,
     // the apiserver's own record of the last Ready spec (ReadySpecRecorder): no client's to edit
     [ANNOTATION_READY_SPEC]: _readySpec,
+    // the apiserver's record of a failed restore (failedRestoreRecord)
+    [ANNOTATION_RESTORE_FAILED]: _restoreFailed,
     // served as metadata.managedFields
     [ANNOTATION_MANAGED_FIELDS]: _managedFields,
     ...rest

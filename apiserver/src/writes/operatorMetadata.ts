@@ -4,6 +4,7 @@ import {
   ANNOTATION_LAST_APPLIED,
   ANNOTATION_MANAGED_FIELDS,
   ANNOTATION_READY_SPEC,
+  ANNOTATION_RESTORE_FAILED,
   ANNOTATION_REQUESTED_BY,
   type DatabaseInstance,
   LABEL_MANAGED_BY,
@@ -33,6 +34,7 @@ export function operatorMetadata(
   delete annotations[ANNOTATION_LAST_APPLIED];
   // a new object has never been Ready, whatever a client claims
   delete annotations[ANNOTATION_READY_SPEC];
+  delete annotations[ANNOTATION_RESTORE_FAILED];
   // the apiserver's record, written after this (recordManagers)
   delete annotations[ANNOTATION_MANAGED_FIELDS];
   const lastApplied = instance.metadata.annotations?.[ANNOTATION_KUBECTL_LAST_APPLIED];

@@ -52,6 +52,13 @@ export const ANNOTATION_LAST_APPLIED =
  */
 export const ANNOTATION_READY_SPEC = 'dbaas.platform.dev/ready-spec';
 /**
+ * Written by the apiserver on the operator object when it sees the restore the instance was
+ * created from fail, with the operator's words: an operator may count a failed restore as done
+ * and delete what said so (mariadb-operator), so the failure is kept where every replica, and
+ * one restarted later, reads it. Never taken from a client; not served on the DatabaseInstance.
+ */
+export const ANNOTATION_RESTORE_FAILED = 'dbaas.platform.dev/restore-failed';
+/**
  * The DatabaseInstance's `metadata.managedFields` (server-side apply's record of who set which
  * field), kept on the operator object as JSON: the apiserver stores nothing itself, and an
  * annotation survives restarts and is the same on every replica. Served back as

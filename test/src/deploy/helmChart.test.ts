@@ -491,6 +491,8 @@ describe('RBAC of the apiserver', () => {
   // updated too; a run's phase is read from its Job, so Jobs and CronJobs are read cluster-wide.
   it.each([
     ['k8s.mariadb.com', 'backups', ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'], ['deletecollection']],
+    // a bootstrap restore's outcome is read from the Restore the operator makes; never written
+    ['k8s.mariadb.com', 'restores', ['get', 'list', 'watch'], ['create', 'update', 'patch', 'delete']],
     ['mysql.oracle.com', 'mysqlbackups', ['get', 'list', 'watch', 'create', 'delete'], ['update', 'patch', 'deletecollection']],
     ['postgresql.cnpg.io', 'backups', ['get', 'list', 'watch', 'create', 'delete'], ['update', 'patch', 'deletecollection']],
     ['postgresql.cnpg.io', 'scheduledbackups', ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'], ['deletecollection']],
@@ -510,6 +512,7 @@ describe('RBAC of the apiserver', () => {
       'dbaas-apiserver',
     );
     expect(allows(some, 'k8s.mariadb.com', 'backups', 'create')).toBe(false);
+    expect(allows(some, 'k8s.mariadb.com', 'restores', 'watch')).toBe(false);
     expect(allows(some, 'postgresql.cnpg.io', 'scheduledbackups', 'create')).toBe(false);
     expect(allows(some, 'mysql.oracle.com', 'mysqlbackups', 'create')).toBe(true);
     expect(allows(some, 'batch', 'jobs', 'watch')).toBe(true);

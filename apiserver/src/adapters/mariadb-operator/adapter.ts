@@ -8,7 +8,7 @@ import type { PhaseFacts, Signal } from '../../status/facts';
 import { toInstance } from '../../status/toInstance';
 import { adapterBasics } from '../shared/adapterBasics';
 import { claimStorageOf, storageOf } from '../shared/storageOf';
-import type { KubeObject, OperatorAdapter, SourceKind } from '../types';
+import type { KubeObject, OperatorAdapter, RelatedLookup, RelatedRef, SourceKind } from '../types';
 import { mariadbPause, mariadbWriteSide } from './write';
 import {
   asNumber,
@@ -30,6 +30,7 @@ import {
 import { mariadbBackups } from './backup';
 import { mariadbRestore } from './restore';
 import { restoringFacts } from './restoring';
+import { bootstrapRestoreRef, failedBootstrapRestore, MARIADB_RESTORE } from './bootstrapRestore';
 import { mariadbFindings } from './findings';
 import { mariadbMembers } from './members';
 import { mariadbTopologyOf } from './topology';
@@ -191,6 +192,14 @@ export function mariadbFacts(source: KubeObject): PhaseFacts {
   return facts;
 }
 
+/** A failed bootstrap restore is Failed, whatever Ready says after it (see failedBootstrapRestore). */
+function withBootstrapRestore(facts: PhaseFacts, source: KubeObject, related: RelatedLookup): PhaseFacts {
+  const failed = facts.deleting ? undefined : failedBootstrapRestore(source, related);
+  if (!failed) return facts;
+  const { progress: _restoring, ...rest } = facts;
+  return { ...rest, error: failed };
+}
+
 function endpoints(source: KubeObject, topology: DatabaseTopology): Endpoint[] {
   const name = nameOf(source);
   const ns = namespaceOf(source);
@@ -242,6 +251,8 @@ export const mariadbOperatorAdapter: OperatorAdapter = withMembers({
   ],
   findings: mariadbFindings,
   backups: mariadbBackups,
+  relatedTypes: [MARIADB_RESTORE],
+  relatedRefs: source => [bootstrapRestoreRef(source)].filter((r): r is RelatedRef => r !== undefined),
   project(source, kind, related) {
     const spec = asRecord(source.spec) ?? {};
     const status = asRecord(source.status) ?? {};
@@ -263,7 +274,7 @@ export const mariadbOperatorAdapter: OperatorAdapter = withMembers({
         primary: mariadbPrimary.read(source),
         restoreFrom: mariadbRestore.read(source),
       },
-      facts: withFailover(mariadbFacts(source), source, related, mariadbMembers.pods),
+      facts: withFailover(withBootstrapRestore(mariadbFacts(source), source, related), source, related, mariadbMembers.pods),
       // defaultVersion is what the operator runs when the image tag names no version.
       version: version ?? asString(status.defaultVersion),
       endpoints: endpoints(source, topology),

@@ -101,6 +101,8 @@ live in the InnoDBCluster (operatorRules). ECK, the OT redis-operator and Rabbit
 {{- $schedules := list "get" "list" "watch" "create" "update" "patch" "delete" -}}
 {{- if .Values.engines.mariadb -}}
 {{- $rules = append $rules (dict "apiGroups" (list "k8s.mariadb.com") "resources" (list "backups") "verbs" $schedules) -}}
+{{- /* read only: the Restore a MariaDB bootstraps from tells whether its restore failed */ -}}
+{{- $rules = append $rules (dict "apiGroups" (list "k8s.mariadb.com") "resources" (list "restores") "verbs" (list "get" "list" "watch")) -}}
 {{- end -}}
 {{- if .Values.engines.mysql -}}
 {{- $rules = append $rules (dict "apiGroups" (list "mysql.oracle.com") "resources" (list "mysqlbackups") "verbs" $runs) -}}
