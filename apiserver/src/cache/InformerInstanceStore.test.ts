@@ -638,3 +638,36 @@ describe('InformerInstanceStore', () => {
     });
   });
 });
+
+describe('a related type an operator CRD defines (mariadb-operator Restores)', () => {
+  const RESTORES = { group: 'k8s.mariadb.com', version: 'v1alpha1', plural: 'restores', kind: 'Restore', topologies: [] };
+
+  it('is watched only while its CRD serves it: the store syncs on a cluster without it, and watches it once it is installed', async () => {
+    const informers = new Map<string, FakeInformer>();
+    const store = new InformerInstanceStore({
+      adapters: [{ ...fakeMariadbAdapter, relatedTypes: [...fakeMariadbAdapter.relatedTypes, RESTORES] }],
+      informerFactory: (type: ResourceType, hooks) => {
+        const f = new FakeInformer(hooks);
+        informers.set(resourceName(type), f);
+        return f;
+      },
+      batchWindowMs: 5,
+      restartBackoff: { initialMs: 10, maxMs: 40 },
+    });
+    store.start();
+    const crds = informers.get('customresourcedefinitions.apiextensions.k8s.io')!;
+    crds.listed(crdFor(MARIADB_KIND, '10'));
+    for (const [name, informer] of informers) if (name !== 'customresourcedefinitions.apiextensions.k8s.io') informer.listed();
+    await settle();
+    expect(informers.has(resourceName(RESTORES))).toBe(false);
+    expect(store.hasSynced()).toBe(true);
+    crds.upsert(crdFor(RESTORES, '12'));
+    await settle();
+    expect(informers.get(resourceName(RESTORES))?.running).toBe(true);
+    // and no longer once the CRD is gone
+    crds.remove(crdFor(RESTORES, '13'));
+    await settle();
+    expect(informers.get(resourceName(RESTORES))?.running).toBe(false);
+    store.stop();
+  });
+});

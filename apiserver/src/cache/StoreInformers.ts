@@ -55,6 +55,12 @@ export class StoreInformers {
   readonly crd: ManagedInformer;
   private readonly related = new Map<string, ManagedInformer>();
   private readonly sources = new Map<string, SourceInformer>();
+  /**
+   * Related types an operator's CRD defines (mariadb-operator's Restores), by CRD name: their
+   * informers run only while the CRD serves them, as the operator kinds' do, so a cluster
+   * without that operator is not an informer that never lists.
+   */
+  private readonly relatedByCrd = new Map<string, ResourceType>();
   /** CRD name (`plural.group`) → operator kinds it defines. */
   private readonly kindsByCrd = new Map<
     string,
@@ -71,7 +77,8 @@ export class StoreInformers {
         this.kindsByCrd.set(resourceName(kind), list);
       }
       for (const type of adapter.relatedTypes) {
-        if (!this.related.has(typeKey(type))) {
+        if (definedByCrd(type)) this.relatedByCrd.set(resourceName(type), type);
+        else if (!this.related.has(typeKey(type))) {
           this.related.set(typeKey(type), this.makeRelatedInformer(type));
         }
       }
@@ -232,6 +239,7 @@ export class StoreInformers {
   }
 
   private crdChanged(crd: KubeObject, deleted: boolean): void {
+    this.relatedCrdChanged(crd, deleted);
     const kinds = this.kindsByCrd.get(crd.metadata?.name ?? '');
     for (const { adapter, kind } of kinds ?? []) {
       const serves = !deleted && crdServesKind(crd, kind);
@@ -256,4 +264,28 @@ export class StoreInformers {
       }
     }
   }
+
+  /** Starts or stops the informer of a CRD-defined related type as its CRD comes and goes. */
+  private relatedCrdChanged(crd: KubeObject, deleted: boolean): void {
+    const type = this.relatedByCrd.get(crd.metadata?.name ?? '');
+    if (!type) return;
+    const serves = !deleted && crdServesKind(crd, type);
+    const running = this.related.get(typeKey(type));
+    if (serves && !running) {
+      const managed = this.makeRelatedInformer(type);
+      this.related.set(typeKey(type), managed);
+      if (this.started) managed.start();
+    } else if (!serves && running) {
+      running.stop();
+      this.related.delete(typeKey(type));
+    }
+  }
+}
+
+/**
+ * Kubernetes' own API groups are one word (`apps`, `batch`, core's empty one) or end in
+ * `.k8s.io`; any other group is an extension's, served through a CRD that may not be installed.
+ */
+export function definedByCrd(type: ResourceType): boolean {
+  return type.group.includes('.') && !type.group.endsWith('.k8s.io');
 }
