@@ -33,6 +33,12 @@ export interface RecorderOptions extends InstanceRecorderOptions {
   record(instance: DatabaseInstance): InstanceRecord | undefined;
   /** e.g. "the last Ready spec". */
   what: string;
+  /**
+   * Write only over the object version the decision was made on (default). False for a record
+   * that is set once and never changes (a failure seen): a write racing the operator's own must
+   * not be dropped, as the state that called for it may be gone by the next event.
+   */
+  guarded?: boolean;
 }
 
 /**
@@ -48,7 +54,7 @@ export class InstanceRecorder {
   /** Instances (`namespace/name`) with a write in flight, so a burst of events writes once. */
   private readonly inFlight = new Set<string>();
   /** Instances to look at again, oldest first (a Map: each once, however many events came). */
-  private readonly queue = new Map<string, { namespace: string; name: string }>();
+  private readonly queue = new Map<string, { namespace: string; name: string; seen: DatabaseInstance }>();
   /**
    * Signatures written whose write the watch has not brought back yet: an event in between must
    * not write them again (dropped once the cache shows the annotation).
@@ -87,7 +93,7 @@ export class InstanceRecorder {
     if (this.disabled || this.stopped || !this.options.record(instance)) return;
     const { namespace = '', name = '' } = instance.metadata;
     if (!this.needsWrite(instance)) return;
-    this.queue.set(`${namespace}/${name}`, { namespace, name });
+    this.queue.set(`${namespace}/${name}`, { namespace, name, seen: instance });
     this.pump();
   }
 
@@ -108,11 +114,12 @@ export class InstanceRecorder {
   /** Starts queued writes up to the bound, each decided on the instance as it is then. */
   private pump(): void {
     const max = this.options.maxInFlight ?? 4;
-    for (const [key, { namespace, name }] of this.queue) {
+    for (const [key, { namespace, name, seen }] of this.queue) {
       if (this.inFlight.size >= max || this.disabled || this.stopped) return;
       if (this.inFlight.has(key)) continue; // its write in flight: looked at again when it ends
       this.queue.delete(key);
-      const instance = this.options.store.get(namespace, name);
+      // an unguarded record is of a state seen, which the instance may have left by now
+      const instance = this.options.guarded === false ? seen : this.options.store.get(namespace, name);
       if (instance && this.needsWrite(instance)) this.write(key, instance);
     }
   }
@@ -126,7 +133,7 @@ export class InstanceRecorder {
     const write = this.options.writer
       .mergePatch(source.kind, namespace, meta.name ?? name, {
         metadata: {
-          resourceVersion: meta.resourceVersion,
+          ...(this.options.guarded !== false && { resourceVersion: meta.resourceVersion }),
           annotations: { [annotation]: value },
         },
       })
@@ -163,10 +170,11 @@ export class InstanceRecorder {
     });
     const retry = setTimeout(() => {
       this.retries.delete(retry);
-      const now = this.options.store.get(where.namespace ?? '', where.name ?? '');
+      const now = this.options.guarded === false ? instance : this.options.store.get(where.namespace ?? '', where.name ?? '');
       if (now) this.consider(now);
     }, this.options.retryMs ?? RETRY_MS);
     retry.unref?.();
     this.retries.add(retry);
   }
 }
+
