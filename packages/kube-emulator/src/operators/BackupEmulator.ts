@@ -2,6 +2,7 @@ import type { ObjectStore, ResourceKey, StoredObject } from '../store/types';
 import { jsonEqual } from '../store/jsonEqual';
 import { cronJobStep } from './batch/cronJobRun';
 import { nextJobStatus } from './batch/jobRun';
+import { restoreFails } from './restoreFate';
 import type { BackupFate, BackupWorld, EmulatedOperator, ObjectRef } from './types';
 
 /**
@@ -57,6 +58,7 @@ export class BackupEmulator {
           const step = op.backups!.reconcile(obj, kind, world);
           for (const c of step.create ?? []) changes += this.createIfAbsent(c.resource, c.body);
           for (const u of step.update ?? []) changes += this.updateSpec(u.resource, u.body);
+          for (const d of step.delete ?? []) changes += this.remove(d.resource, obj.metadata.namespace, d.name);
           if (step.status) changes += this.writeStatus(kind, obj, step.status);
         }
       }
@@ -104,6 +106,8 @@ export class BackupEmulator {
     const asked = obj.metadata.annotations?.[FAIL_BACKUP_ANNOTATION];
     if (asked === 'true') return 'fail';
     if (asked === 'pending') return 'pending';
+    // a restore's Job (mariadb-operator: Job → Restore → MariaDB) fails as the instance asks
+    if (restoreFails(obj)) return 'fail';
     const owner = depth < 3 ? this.controller(obj) : undefined;
     return owner ? this.fate(owner, depth + 1) : 'succeed';
   }

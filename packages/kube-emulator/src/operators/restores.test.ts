@@ -2,7 +2,10 @@ import { describe, expect, it } from '@jest/globals';
 import type { StoredObject } from '../store/types';
 import { upstreamErrors } from './__testutils__/upstream';
 import { withRecovery } from './cloudnative-pg/recovery';
-import { withRestore } from './mariadb-operator/restore';
+import { JOBS } from './BackupEmulator';
+import { harness, NS } from './__testutils__/harness';
+import { MARIADB_KIND } from './mariadb-operator/mariadbKind';
+import { MARIADB_RESTORE_KIND } from './mariadb-operator/restore';
 import { FAIL_RESTORE_ANNOTATION } from './restoreFate';
 import type { Observation } from './types';
 
@@ -13,27 +16,57 @@ const object = (apiVersion: string, kind: string, spec: Record<string, unknown>,
   ({ apiVersion, kind, metadata: { name: 'copy', namespace: 'team-a', uid: 'u', ...(annotations && { annotations }) }, spec }) as unknown as StoredObject;
 
 describe('emulated restores', () => {
-  it('mariadb-operator: nothing until the StatefulSet is ready, then RestoreBackup rounds, then BackupRestored=True; statuses fit the MariaDB CRD', () => {
-    let cr = object('k8s.mariadb.com/v1alpha1', 'MariaDB', { bootstrapFrom: { backupRef: { name: 'b1' } } });
-    const memo = {};
-    const running = { conditions: [{ type: 'Ready', status: 'True', reason: 'StatefulSetReady', message: 'Running', lastTransitionTime: NOW }], replicas: 1 };
-    const provisioning = { conditions: [{ type: 'Ready', status: 'False', reason: 'StatefulSetNotReady', message: 'Not ready', lastTransitionTime: NOW }] };
-    expect(withRestore(cr, obs('provisioning', memo), provisioning)).toEqual(provisioning);
-    const seen: string[] = [];
-    for (let i = 0; i < 4; i++) {
-      const status = withRestore(cr, obs('ready', memo), running)!;
-      expect(upstreamErrors({ ...cr, status }, { group: 'k8s.mariadb.com', plural: 'mariadbs', version: 'v1alpha1' }, 'status')).toEqual([]);
-      const ready = status.conditions.find((c: any) => c.type === 'Ready');
-      const restored = status.conditions.find((c: any) => c.type === 'BackupRestored');
-      seen.push(`${ready.reason}/${restored.status} ${restored.message}`);
-      cr = { ...cr, status } as StoredObject;
+  /**
+   * A MariaDB bootstrapped from a Backup, every round of the emulator: the status before, while and
+   * after its Restore runs, the Restore's own Complete condition as it changed, and whether the
+   * Restore is still there at the end (current releases delete it once complete).
+   */
+  const bootstrap = (annotations?: Record<string, string>) => {
+    const h = harness();
+    h.store.create(MARIADB_KIND, {
+      apiVersion: 'k8s.mariadb.com/v1alpha1',
+      kind: 'MariaDB',
+      metadata: { name: 'copy', namespace: NS, ...(annotations && { annotations }) },
+      spec: { replicas: 1, storage: { size: '1Gi' }, bootstrapFrom: { backupRef: { name: 'b1' } } },
+    });
+    const trace: string[] = [];
+    const restoreStates: string[] = [];
+    const sub = h.store.watch(undefined, e => {
+      const o = e.object as StoredObject;
+      if (o.kind === 'Restore') {
+        const c = ((o.status as any)?.conditions ?? []).find((x: any) => x.type === 'Complete');
+        restoreStates.push(`${e.type} ${c ? `${c.status}/${c.reason}` : '-'}`);
+      }
+    });
+    for (let i = 0; i < 40; i++) {
+      h.emulator.tick();
+      const status = h.get(MARIADB_KIND, 'copy').status as any;
+      expect(upstreamErrors({ ...h.get(MARIADB_KIND, 'copy'), status }, { group: 'k8s.mariadb.com', plural: 'mariadbs', version: 'v1alpha1' }, 'status')).toEqual([]);
+      const ready = status?.conditions?.find((c: any) => c.type === 'Ready');
+      const restored = status?.conditions?.find((c: any) => c.type === 'BackupRestored');
+      const line = `${ready?.reason ?? '-'}/${restored ? `${restored.status} ${restored.message}` : '-'}`;
+      if (trace.at(-1) !== line) trace.push(line);
     }
-    expect(seen).toEqual([
-      'RestoreBackup/False Restoring backup',
-      'RestoreBackup/False Restoring backup',
-      'StatefulSetReady/True Restored backup',
-      'StatefulSetReady/True Restored backup',
-    ]);
+    sub.stop();
+    const restore = h.store.get(MARIADB_RESTORE_KIND, NS, 'copy-restore');
+    return { trace, restoreStates: [...new Set(restoreStates)], restore, h };
+  };
+
+  it('mariadb-operator: nothing until the StatefulSet is ready, then a Restore <name>-restore runs its Job; once complete it is deleted and the MariaDB restored; statuses fit the CRDs', () => {
+    const { trace, restoreStates, restore } = bootstrap();
+    // SetRestoredBackup sets BackupRestored only: Ready follows the StatefulSet on the status reconciler's next pass
+    expect(trace.slice(-3)).toEqual(['RestoreBackup/False Restoring backup', 'RestoreBackup/True Restored backup', 'StatefulSetReady/True Restored backup']);
+    expect(trace.slice(0, -3).every(l => l.endsWith('/-'))).toBe(true);
+    expect(restoreStates).toEqual(['ADDED -', 'MODIFIED False/JobRunning', 'MODIFIED True/JobComplete', 'DELETED True/JobComplete']);
+    expect(restore).toBeUndefined();
+  });
+
+  it('mariadb-operator: a restore whose Job fails is Complete=True JobFailed and still counted as restored (the trap the apiserver reads)', () => {
+    const { trace, restoreStates, h } = bootstrap({ [FAIL_RESTORE_ANNOTATION]: 'true' });
+    expect(restoreStates).toEqual(['ADDED -', 'MODIFIED False/JobRunning', 'MODIFIED True/JobFailed', 'DELETED True/JobFailed']);
+    expect(trace.at(-1)).toBe('StatefulSetReady/True Restored backup');
+    // the Job went with its Restore (garbage collection of what it controlled)
+    expect(h.store.get(JOBS, NS, 'copy-restore')).toBeUndefined();
   });
 
   it('CloudNativePG: a recovery told to fail sets up its primary, then is unrecoverable naming the full-recovery Job; fits the Cluster CRD', () => {

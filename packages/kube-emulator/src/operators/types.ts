@@ -222,6 +222,8 @@ export interface BackupStep {
   create?: BackupCreate[];
   /** Objects it owns whose spec it sets again (the body is the whole object, as read, changed). */
   update?: BackupCreate[];
+  /** Objects it deletes, in the namespace of the object reconciled. */
+  delete?: Array<{ resource: ResourceKey; name: string }>;
   /** The status to write (undefined: leave it as it is). */
   status?: Record<string, unknown>;
 }

@@ -4,8 +4,10 @@ import { CRONJOBS, JOBS } from '../BackupEmulator';
 import { kubeTime } from '../batch/jobRun';
 import { withCondition } from '../conditions';
 import type { BackupStep, BackupWorld, CustomKind, EmulatedBackups } from '../types';
-import { MARIADB_DEFAULT_IMAGE, MARIADB_KIND } from './mariadbOperator';
+import { MARIADB_DEFAULT_IMAGE } from './mariadbOperator';
+import { MARIADB_KIND } from './mariadbKind';
 import { mariadbBackupDemo } from './backupDemo';
+import { MARIADB_RESTORE_KIND, reconcileBootstrap, reconcileRestore } from './restore';
 
 /** Backup (k8s.mariadb.com/v1alpha1): one run (a Job), or with spec.schedule a series (a CronJob). */
 export const MARIADB_BACKUP_KIND: CustomKind = {
@@ -198,8 +200,16 @@ function reconcile(backup: StoredObject, _kind: CustomKind, world: BackupWorld):
   };
 }
 
+/**
+ * mariadb-operator's Backups, and what its restores run with the same machinery: the Restore a
+ * bootstrapping MariaDB makes (reconcileBootstrap, on MariaDBs) and each Restore's Job.
+ */
 export const mariadbBackups: EmulatedBackups = {
-  kinds: [MARIADB_BACKUP_KIND],
-  reconcile,
+  kinds: [MARIADB_BACKUP_KIND, MARIADB_RESTORE_KIND, MARIADB_KIND],
+  reconcile: (obj, kind, world) => {
+    if (kind.kind === MARIADB_KIND.kind) return reconcileBootstrap(obj, world);
+    if (kind.kind === MARIADB_RESTORE_KIND.kind) return reconcileRestore(obj, world, completeWithJob);
+    return reconcile(obj, kind, world);
+  },
   demo: mariadbBackupDemo,
 };

@@ -13,13 +13,9 @@ import { switchoverRound } from '../switchoverRounds';
 import { mariadbBackups } from './backups';
 import { withRestore } from './restore';
 
-/** MariaDB (k8s.mariadb.com/v1alpha1). */
-export const MARIADB_KIND: CustomKind = {
-  group: 'k8s.mariadb.com',
-  version: 'v1alpha1',
-  plural: 'mariadbs',
-  kind: 'MariaDB',
-};
+import { MARIADB_KIND } from './mariadbKind';
+
+export { MARIADB_KIND };
 
 /** The operator's default image when spec.image is empty (docs/docker.md). */
 export const MARIADB_DEFAULT_IMAGE =
