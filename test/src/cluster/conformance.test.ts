@@ -17,7 +17,7 @@ import { ROTATION_MS, runBinding } from './bindingCase';
 import { runSwitchover, SWITCHOVER_CASES } from './switchoverCases';
 import { runBackups } from './backupCases';
 import { runSchedules } from './scheduleCases';
-import { runRestore } from './restoreCases';
+import { runFailedMariadbRestore, runRestore } from './restoreCases';
 
 /*
  * The conformance suite: what a user of a real cluster sees through kube-apiserver, checked with
@@ -1287,6 +1287,21 @@ if (choice.kind === 'skip') {
           expect(seen.created.spec.restoreFrom).toEqual({ backup: 'conf-restore-src' });
           expect(seen.restoring).toMatchObject({ phase: 'Provisioning', reason: 'Restoring', message: 'Creating primary instance conf-restored-1' });
           expect(seen.ready).toMatchObject({ phase: 'Ready', reason: 'AllReplicasReady' });
+        },
+        STEP,
+      );
+
+      it(
+        'spec.restoreFrom: a MariaDB whose Restore ends Complete=True JobFailed is Failed (RestoreFailed), though the operator then says BackupRestored and Ready, and stays Failed once the Restore is deleted',
+        async () => {
+          const engine = ENGINE_CASES.find(c => c.engine === 'mariadb')!;
+          await ready(engine);
+          const seen = await runFailedMariadbRestore(kubectl, ns, nameOf(engine));
+          expect(seen.operatorObject.spec.bootstrapFrom).toMatchObject({ backupRef: { name: 'conf-mdb-restore-src' } });
+          expect(seen.failed).toMatchObject({ phase: 'Failed', reason: 'RestoreFailed' });
+          expect(seen.failed.message).toMatch(/^Restore conf-mdb-broken-restore: Failed/);
+          expect(seen.annotations['dbaas.platform.dev/restore-failed']).toBe(seen.failed.message);
+          expect(seen.afterDelete).toMatchObject({ phase: 'Failed', reason: 'RestoreFailed', message: seen.failed.message });
         },
         STEP,
       );

@@ -79,3 +79,106 @@ export async function runRestore(kubectl: Kubectl, ns: string, sourceInstance: s
   await kubectl.run(['delete', 'backups.postgresql.cnpg.io', backup, '-n', ns, '--ignore-not-found']);
   return { operatorObject, created, restoring, ready };
 }
+
+/** What the failed MariaDB restore case saw. */
+export interface FailedRestoreSeen {
+  operatorObject: Record<string, any>;
+  /** After the Restore said Complete=True JobFailed and the MariaDB BackupRestored=True, Ready=True. */
+  failed: { phase: string; reason?: string; message?: string };
+  /** The same after the Restore was deleted, as current releases do once it is complete. */
+  afterDelete: { phase: string; reason?: string; message?: string };
+  /** The MariaDB's annotations at the end (the apiserver's record). */
+  annotations: Record<string, string>;
+}
+
+/**
+ * A MariaDB restore that fails, on a cluster where no operator runs: the suite writes a completed
+ * mariadb-operator Backup, creates a DatabaseInstance restoring it, then plays mariadb-operator
+ * on the MariaDB it wrote (internal/controller/mariadb_controller.go reconcileRestore): Restoring,
+ * the Restore `<name>-restore` it owns ending `Complete=True` `JobFailed` "Failed" (pkg/condition
+ * SetCompleteWithJob), the MariaDB then marked BackupRestored=True and Ready=True and the Restore
+ * deleted. The instance must be Failed (RestoreFailed) and stay so once the Restore is gone.
+ */
+export async function runFailedMariadbRestore(kubectl: Kubectl, ns: string, sourceInstance: string): Promise<FailedRestoreSeen> {
+  const backup = 'conf-mdb-restore-src';
+  const name = 'conf-mdb-broken';
+  const restore = `${name}-restore`;
+  await kubectl.ok(
+    ['create', '-f', '-'],
+    JSON.stringify({
+      apiVersion: 'k8s.mariadb.com/v1alpha1',
+      kind: 'Backup',
+      metadata: { name: backup, namespace: ns },
+      spec: { mariaDbRef: { name: sourceInstance }, storage: { persistentVolumeClaim: { resources: { requests: { storage: '1Gi' } }, accessModes: ['ReadWriteOnce'] } } },
+    }),
+  );
+  await kubectl.ok([
+    'patch', 'backups.k8s.mariadb.com', backup, '-n', ns, '--subresource=status', '--type=merge', '-p',
+    JSON.stringify({ status: { conditions: [{ type: 'Complete', status: 'True', reason: 'JobComplete', message: 'Success', lastTransitionTime: now() }] } }),
+  ]);
+  await eventually(async () => {
+    const got = await kubectl.json(['get', 'dbb', backup, '-n', ns]);
+    return got.status?.phase === 'Succeeded' ? got : undefined;
+  }, `DatabaseBackup ${backup} Succeeded`);
+  await kubectl.ok(
+    ['create', '-f', '-'],
+    JSON.stringify({
+      apiVersion: `${GROUP}/v1alpha1`,
+      kind: 'DatabaseInstance',
+      metadata: { name, namespace: ns },
+      spec: { engine: 'mariadb', storage: { size: '1Gi' }, restoreFrom: { backup } },
+    }),
+  );
+  const operatorObject = await kubectl.json(['get', 'mariadbs.k8s.mariadb.com', name, '-n', ns]);
+  const writeStatus = (conditions: Array<Record<string, string>>) =>
+    kubectl.ok([
+      'patch', 'mariadbs.k8s.mariadb.com', name, '-n', ns, '--subresource=status', '--type=merge', '-p',
+      JSON.stringify({ status: { replicas: 1, conditions: conditions.map(c => ({ lastTransitionTime: now(), ...c })) } }),
+    ]);
+  const statusWhen = (check: (s: any) => boolean, what: string) =>
+    eventually(async () => {
+      const got = await kubectl.json(['get', 'dbi', name, '-n', ns]);
+      return got.status && check(got.status) ? got.status : undefined;
+    }, `DatabaseInstance ${name} ${what}`);
+
+  const restoring = { type: 'Ready', status: 'False', reason: 'RestoreBackup', message: 'Restoring backup' };
+  await writeStatus([restoring, { ...restoring, type: 'BackupRestored' }]);
+  await statusWhen(s => s.reason === 'Restoring', 'Provisioning (Restoring)');
+  await kubectl.ok(
+    ['create', '-f', '-'],
+    JSON.stringify({
+      apiVersion: 'k8s.mariadb.com/v1alpha1',
+      kind: 'Restore',
+      metadata: {
+        name: restore,
+        namespace: ns,
+        ownerReferences: [{ apiVersion: 'k8s.mariadb.com/v1alpha1', kind: 'MariaDB', name, uid: operatorObject.metadata.uid, controller: true, blockOwnerDeletion: true }],
+      },
+      spec: { mariaDbRef: { name }, backupRef: { name: backup } },
+    }),
+  );
+  await kubectl.ok([
+    'patch', 'restores.k8s.mariadb.com', restore, '-n', ns, '--subresource=status', '--type=merge', '-p',
+    JSON.stringify({ status: { conditions: [{ type: 'Complete', status: 'True', reason: 'JobFailed', message: 'Failed', lastTransitionTime: now() }] } }),
+  ]);
+  await writeStatus([
+    { type: 'Ready', status: 'True', reason: 'StatefulSetReady', message: 'Running' },
+    { type: 'BackupRestored', status: 'True', reason: 'RestoreBackup', message: 'Restored backup' },
+  ]);
+  const failed = await statusWhen(s => s.phase === 'Failed', 'Failed');
+  // the apiserver's record reaches the MariaDB before the Restore goes, as the operator deletes it
+  const annotations = await eventually(async () => {
+    const got = await kubectl.json(['get', 'mariadbs.k8s.mariadb.com', name, '-n', ns]);
+    return got.metadata.annotations?.['dbaas.platform.dev/restore-failed'] ? got.metadata.annotations : undefined;
+  }, `the failed restore recorded on MariaDB ${name}`);
+  await kubectl.ok(['delete', 'restores.k8s.mariadb.com', restore, '-n', ns]);
+  // a label written after the delete: once the instance shows it, the apiserver has read the delete too
+  await kubectl.ok(['label', 'mariadbs.k8s.mariadb.com', name, '-n', ns, 'conformance.dbaas.platform.dev/after-restore-deleted=yes']);
+  const afterDelete = await eventually(async () => {
+    const got = await kubectl.json(['get', 'dbi', name, '-n', ns]);
+    return got.metadata.labels?.['conformance.dbaas.platform.dev/after-restore-deleted'] === 'yes' ? got.status : undefined;
+  }, `DatabaseInstance ${name} read after its Restore was deleted`);
+  await kubectl.run(['delete', 'dbi', name, '-n', ns, '--ignore-not-found']);
+  await kubectl.run(['delete', 'backups.k8s.mariadb.com', backup, '-n', ns, '--ignore-not-found']);
+  return { operatorObject, failed, afterDelete, annotations };
+}

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { kubectlBinaries, runKubectl, spawnKubectl } from '../support/kubectl';
+import { eventually } from '../support/eventually';
 import { startSystem, type System } from '../support/startSystem';
 
 const GROUP = 'dbaas.platform.dev';
@@ -123,6 +124,47 @@ describe('restore into a new instance with spec.restoreFrom (kubectl, emulator +
     const dry = await kubectl(['create', '--dry-run=server', '-o', 'json', '-f', '-'], instance('r-dry', { engine: 'mariadb', restoreFrom: { backup: 'orders-db-restore-src' } }));
     expect(JSON.parse(dry.stdout).spec.restoreFrom).toEqual({ backup: 'orders-db-restore-src' });
     expect(await operatorObjects()).toEqual(before);
+  }, SLOW);
+
+  it('a MariaDB whose restore Job fails is Failed (RestoreFailed), though the operator counts it restored and deletes the Restore', async () => {
+    await backedUp('orders-db-broken-src', 'orders-db');
+    const spec = { engine: 'mariadb', version: '11.4', storage: { size: '10Gi' }, restoreFrom: { backup: 'orders-db-broken-src' } };
+    const lines = await follow('dbi', 'orders-broken', l => l.startsWith('Failed '), () =>
+      applied(instance('orders-broken', spec, { 'emulator.dbaas.platform.dev/fail-restore': 'true' })),
+    );
+    expect(lines).toContain('Provisioning Restoring');
+    expect(lines.some(l => l.startsWith('Ready '))).toBe(false);
+    // the operator's trap: restored, Ready, and the Restore that said it failed deleted
+    const settled = async () => {
+      const mariadb = JSON.parse((await admin(['get', 'mariadbs.k8s.mariadb.com', 'orders-broken', '-n', 'team-a', '-o', 'json'])).stdout);
+      const gone = (await admin(['get', 'restores.k8s.mariadb.com', 'orders-broken-restore', '-n', 'team-a'])).stderr;
+      return { mariadb, gone };
+    };
+    await eventually(async () => {
+      const { mariadb, gone } = await settled();
+      expect(mariadb.status.conditions.find((c: any) => c.type === 'BackupRestored')).toMatchObject({ status: 'True', message: 'Restored backup' });
+      expect(mariadb.status.conditions.find((c: any) => c.type === 'Ready')).toMatchObject({ status: 'True' });
+      expect(gone).toMatch(/NotFound/);
+      return true;
+    }, 'the operator counting the failed restore as restored, Ready, its Restore deleted', 60_000);
+    // what the apiserver saw is kept on the MariaDB, so it still says Failed with the Restore gone
+    const recorded = await eventually(async () => {
+      const { mariadb } = await settled();
+      const value = mariadb.metadata.annotations?.['dbaas.platform.dev/restore-failed'];
+      if (value === undefined) {
+        const served = JSON.parse((await kubectl(['get', 'dbi', 'orders-broken', '-n', 'team-a', '-o', 'json'])).stdout);
+        throw new Error(`not recorded; watched ${JSON.stringify(lines)}; served ${JSON.stringify(served.status && { phase: served.status.phase, reason: served.status.reason, message: served.status.message })}`);
+      }
+      return value;
+    }, 'the failed restore recorded on the MariaDB');
+    expect(recorded).toMatch(/^Restore orders-broken-restore: Failed/);
+    const got = await eventually(async () => {
+      const now = JSON.parse((await kubectl(['get', 'dbi', 'orders-broken', '-n', 'team-a', '-o', 'json'])).stdout);
+      return now.status?.phase === 'Failed' ? now : undefined;
+    }, 'orders-broken Failed once its Restore is gone');
+    expect(got.status).toMatchObject({ phase: 'Failed', reason: 'RestoreFailed' });
+    expect(got.status.message).toMatch(/^Restore orders-broken-restore: Failed \(the operator still reports BackupRestored=True/);
+    expect(got.metadata.annotations?.['dbaas.platform.dev/restore-failed']).toBeUndefined();
   }, SLOW);
 
   it('a restore that fails is Failed with the operator\'s words', async () => {

@@ -45,7 +45,11 @@ describe('switchover through spec.primary (kubectl, emulator + APIService + apis
     let from = '';
     let to = '';
     try {
-      const first = await watch.waitForLine(l => l.startsWith('Ready ') && l.split(' ').length === 4 && l.split(' ')[3] !== '', 60_000);
+      const first = await watch.waitForLine(l => l.startsWith('Ready ') && l.split(' ').length === 4 && l.split(' ')[3] !== '', 60_000).catch(async e => {
+        // what the served instance and its operator object say now, beside what the watch saw
+        const now = await kubectl('get', 'dbi', name, '-n', 'team-a', '-o', 'jsonpath={.metadata.resourceVersion} {.status.phase} {.status.reason} {.status.message}');
+        throw new Error(`${e.message}\nserved now (rv phase reason message): ${now.stdout}${now.stderr}`);
+      });
       from = first.split(' ')[3];
       const members = (await kubectl('get', 'dbi', name, '-n', 'team-a', '-o', 'jsonpath={.status.members[*].name}')).stdout.trim().split(' ');
       to = pick(members.filter(m => m !== from));
