@@ -302,14 +302,18 @@ describe('FailedRestoreRecorder', () => {
     const i = instance('Failed');
     return { ...i, status: { ...i.status!, reason, message } };
   };
-
-  it('records a restore seen failing, in the words the instance said it, over whatever version the object is now', async () => {
-    const cluster = fakeStore(failed('RestoreFailed'));
+  /** A recorder over `cluster`, started and synced. */
+  const started = async (cluster: ReturnType<typeof fakeStore>) => {
     const { patches, writer } = recordingWriter();
     const recorder = new FailedRestoreRecorder({ store: cluster.store, writer });
-    const started = recorder.start();
+    const starting = recorder.start();
     cluster.synced();
-    await started;
+    await starting;
+    return { patches, recorder };
+  };
+
+  it('records a restore seen failing, in the words the instance said it, over whatever version the object is now', async () => {
+    const { patches, recorder } = await started(fakeStore(failed('RestoreFailed')));
     await recorder.idle();
     expect(patches.map(p => p.patch)).toEqual([
       { metadata: { annotations: { [RESTORE_FAILED]: 'Restore orders-restore: Failed' } } },
@@ -319,11 +323,7 @@ describe('FailedRestoreRecorder', () => {
 
   it('records the failure it was told of even when the instance has moved on by the time the write starts', async () => {
     const cluster = fakeStore(instance('Provisioning'));
-    const { patches, writer } = recordingWriter();
-    const recorder = new FailedRestoreRecorder({ store: cluster.store, writer });
-    const started = recorder.start();
-    cluster.synced();
-    await started;
+    const { patches, recorder } = await started(cluster);
     // the store already serves the next state (the operator deleted the Restore) when the event comes
     cluster.store.get = () => instance('Provisioning');
     cluster.emit(failed('RestoreFailed'));
@@ -338,12 +338,7 @@ describe('FailedRestoreRecorder', () => {
       [instance('Ready'), {}],
       [failed('RestoreFailed'), { [RESTORE_FAILED]: 'Restore orders-restore: Failed' }],
     ] as const) {
-      const cluster = fakeStore(served, annotations);
-      const { patches, writer } = recordingWriter();
-      const recorder = new FailedRestoreRecorder({ store: cluster.store, writer });
-      const started = recorder.start();
-      cluster.synced();
-      await started;
+      const { patches, recorder } = await started(fakeStore(served, annotations));
       await recorder.idle();
       expect({ reason: served.status?.reason ?? served.status?.phase, patches }).toEqual({ reason: served.status?.reason ?? served.status?.phase, patches: [] });
       recorder.stop();

@@ -4,6 +4,23 @@ import type { Kubectl } from './Kubectl';
 const GROUP = 'dbaas.platform.dev';
 const now = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 
+/** Waits until the DatabaseBackup `backup` is Succeeded, then creates `name` restoring it. */
+async function restoreOnceSucceeded(kubectl: Kubectl, ns: string, backup: string, name: string, engine: string): Promise<void> {
+  await eventually(async () => {
+    const got = await kubectl.json(['get', 'dbb', backup, '-n', ns]);
+    return got.status?.phase === 'Succeeded' ? got : undefined;
+  }, `DatabaseBackup ${backup} Succeeded`);
+  await kubectl.ok(
+    ['create', '-f', '-'],
+    JSON.stringify({
+      apiVersion: `${GROUP}/v1alpha1`,
+      kind: 'DatabaseInstance',
+      metadata: { name, namespace: ns },
+      spec: { engine, storage: { size: '1Gi' }, restoreFrom: { backup } },
+    }),
+  );
+}
+
 /** What the restore case saw, for the conformance case to check. */
 export interface RestoreSeen {
   /** The CloudNativePG Cluster the create wrote. */
@@ -37,20 +54,7 @@ export async function runRestore(kubectl: Kubectl, ns: string, sourceInstance: s
     'patch', 'backups.postgresql.cnpg.io', backup, '-n', ns, '--subresource=status', '--type=merge', '-p',
     JSON.stringify({ status: { phase: 'completed', method: 'barmanObjectStore', startedAt: '2026-12-01T10:00:00Z', stoppedAt: '2026-12-01T10:01:30Z', backupId: '20261201T100000', destinationPath: 's3://backups/' } }),
   ]);
-  await eventually(async () => {
-    const got = await kubectl.json(['get', 'dbb', backup, '-n', ns]);
-    return got.status?.phase === 'Succeeded' ? got : undefined;
-  }, `DatabaseBackup ${backup} Succeeded`);
-
-  await kubectl.ok(
-    ['create', '-f', '-'],
-    JSON.stringify({
-      apiVersion: `${GROUP}/v1alpha1`,
-      kind: 'DatabaseInstance',
-      metadata: { name, namespace: ns },
-      spec: { engine: 'postgresql', storage: { size: '1Gi' }, restoreFrom: { backup } },
-    }),
-  );
+  await restoreOnceSucceeded(kubectl, ns, backup, name, 'postgresql');
   const created = await kubectl.json(['get', 'dbi', name, '-n', ns]);
   const operatorObject = await kubectl.json(['get', 'clusters.postgresql.cnpg.io', name, '-n', ns]);
   const writeStatus = (status: Record<string, unknown>) =>
@@ -116,19 +120,7 @@ export async function runFailedMariadbRestore(kubectl: Kubectl, ns: string, sour
     'patch', 'backups.k8s.mariadb.com', backup, '-n', ns, '--subresource=status', '--type=merge', '-p',
     JSON.stringify({ status: { conditions: [{ type: 'Complete', status: 'True', reason: 'JobComplete', message: 'Success', lastTransitionTime: now() }] } }),
   ]);
-  await eventually(async () => {
-    const got = await kubectl.json(['get', 'dbb', backup, '-n', ns]);
-    return got.status?.phase === 'Succeeded' ? got : undefined;
-  }, `DatabaseBackup ${backup} Succeeded`);
-  await kubectl.ok(
-    ['create', '-f', '-'],
-    JSON.stringify({
-      apiVersion: `${GROUP}/v1alpha1`,
-      kind: 'DatabaseInstance',
-      metadata: { name, namespace: ns },
-      spec: { engine: 'mariadb', storage: { size: '1Gi' }, restoreFrom: { backup } },
-    }),
-  );
+  await restoreOnceSucceeded(kubectl, ns, backup, name, 'mariadb');
   const operatorObject = await kubectl.json(['get', 'mariadbs.k8s.mariadb.com', name, '-n', ns]);
   const writeStatus = (conditions: Array<Record<string, string>>) =>
     kubectl.ok([
