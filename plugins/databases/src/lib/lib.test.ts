@@ -6,6 +6,7 @@ import { explainError } from './explainError';
 import { instancePath, matchDatabasesPath } from './databasesPath';
 import { phaseStyle } from './phaseStyle';
 import { formatReplicas } from './format';
+import { allowedBoth } from './allowedBoth';
 import {
   CUSTOM_SIZE,
   engineDefaults,
@@ -257,5 +258,18 @@ describe('formatReplicas', () => {
     expect(formatReplicas(withReplicas({ desired: 3 }))).toBe('?/3');
     expect(formatReplicas(withReplicas(undefined, 3))).toBe('?/3');
     expect(formatReplicas(withReplicas(undefined))).toBe('');
+  });
+});
+
+describe('allowedBoth', () => {
+  it('offers an action only where the portal and the cluster both allow it; an unanswered cluster leaves the portal alone', () => {
+    expect([true, false].flatMap(p => [true, false, undefined].map(c => `${p}/${c}:${allowedBoth({ allowed: p }, c)}`))).toEqual([
+      'true/true:true',
+      'true/false:false',
+      'true/undefined:true',
+      'false/true:false',
+      'false/false:false',
+      'false/undefined:false',
+    ]);
   });
 });

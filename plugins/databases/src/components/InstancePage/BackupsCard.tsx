@@ -42,6 +42,7 @@ import { ErrorExplanation } from '../ErrorExplanation';
 import { PhaseChip } from '../PhaseChip';
 import { applyBackupChange } from './applyBackupChange';
 import { restoreBlocker } from '../../lib/restoreForm';
+import { allowedBoth } from '../../lib/allowedBoth';
 import { RestoreDialog } from './RestoreDialog';
 
 /** Why "Back up now" is off, or undefined when it is offered. The engine (DatabaseEngine) says first. */
@@ -98,8 +99,8 @@ export function BackupsCard(props: {
   const removePermission = usePermission({ permission: databasesBackupDeletePermission, resourceRef });
   // a button only where the cluster would let the request through too (dbaas-edit backs up,
   // only dbaas-admin deletes backups)
-  const create = { allowed: createPermission.allowed && (actions?.backUp ?? true) };
-  const remove = { allowed: removePermission.allowed && (actions?.deleteBackups ?? true) };
+  const create = { allowed: allowedBoth(createPermission, actions?.backUp) };
+  const remove = { allowed: allowedBoth(removePermission, actions?.deleteBackups) };
   // A restore creates an instance like this one (its cluster, namespace, engine and owner, what
   // the create rules look at): asked on this instance, as the would-be one has no ref yet. The
   // backend asks again on the real request.

@@ -54,6 +54,7 @@ import { InstanceEvents } from './InstanceEvents';
 import { MembersCard } from './MembersCard';
 import { InstanceActions } from './InstanceActions';
 import { buildTimeline, LifecycleTimeline } from './LifecycleTimeline';
+import { allowedBoth } from '../../lib/allowedBoth';
 
 /** The phase banner's alert severity per tone of the phase colour language. */
 const ALERT_SEVERITY: Record<string, 'error' | 'warning' | 'success' | 'info'> = {
@@ -216,7 +217,7 @@ export function InstancePage(props: { instanceRef: InstanceRef }) {
               instanceRef={instanceRef}
               instance={instance}
               engine={engineInfo}
-              permissions={{ update: update.allowed && (actions?.update ?? true), delete: remove.allowed && (actions?.delete ?? true) }}
+              permissions={{ update: allowedBoth(update, actions?.update), delete: allowedBoth(remove, actions?.delete) }}
               onChanged={result => result?.instance && setItem(result)}
               onDeleted={() => load()}
             />
@@ -253,7 +254,7 @@ export function InstancePage(props: { instanceRef: InstanceRef }) {
             <InfoCard title="Connect">
               <ConnectPanel instance={instance} />
               <Box mt={2}>
-                <ConnectionDetails instanceRef={instanceRef} allowed={connection.allowed && (actions?.readConnection ?? true)} ready={status?.phase === 'Ready'} />
+                <ConnectionDetails instanceRef={instanceRef} allowed={allowedBoth(connection, actions?.readConnection)} ready={status?.phase === 'Ready'} />
               </Box>
             </InfoCard>
           </Box>
