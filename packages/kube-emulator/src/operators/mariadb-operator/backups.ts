@@ -8,6 +8,7 @@ import { MARIADB_DEFAULT_IMAGE } from './mariadbOperator';
 import { MARIADB_KIND } from './mariadbKind';
 import { mariadbBackupDemo } from './backupDemo';
 import { MARIADB_RESTORE_KIND, reconcileBootstrap, reconcileRestore } from './restore';
+import { completeWithJob, isTrue, type Cond } from './completeWithJob';
 
 /** Backup (k8s.mariadb.com/v1alpha1): one run (a Job), or with spec.schedule a series (a CronJob). */
 export const MARIADB_BACKUP_KIND: CustomKind = {
@@ -21,10 +22,6 @@ export const MARIADB_BACKUP_KIND: CustomKind = {
 const OPERATOR_IMAGE = 'docker-registry3.mariadb.com/mariadb-operator/mariadb-operator:26.6.0';
 
 type Spec = Record<string, any>;
-type Cond = { type: string; status: 'True' | 'False'; reason: string; message: string };
-
-const isTrue = (o: StoredObject | undefined, type: string) =>
-  ((o?.status as any)?.conditions ?? []).some((c: any) => c.type === type && c.status === 'True');
 
 /**
  * The Job BuildBackupJob makes (pkg/builder/batch_builder.go): named and namespaced as the
@@ -140,19 +137,6 @@ export function cronJobPatch(existing: StoredObject, desired: Record<string, any
   return changed ? { ...existing, spec } : undefined;
 }
 
-/**
- * SetCompleteWithJob (pkg/condition/complete.go): a failed Job is `Complete=True` with reason
- * `JobFailed` (the operator's words: the run is over, not that it succeeded), a finished one
- * `Complete=True` `JobComplete`, otherwise `Complete=False` `JobRunning`.
- */
-export function completeWithJob(job: StoredObject | undefined): Cond {
-  const failed = isTrue(job, 'Failed');
-  if (failed) return { type: 'Complete', status: 'True', reason: 'JobFailed', message: 'Failed' };
-  if (isTrue(job, 'Suspended')) return { type: 'Complete', status: 'False', reason: 'JobSuspended', message: 'Suspended' };
-  if (isTrue(job, 'Complete')) return { type: 'Complete', status: 'True', reason: 'JobComplete', message: 'Success' };
-  return { type: 'Complete', status: 'False', reason: 'JobRunning', message: 'Running' };
-}
-
 /** SetCompleteWithCronJob: from the CronJob's lastScheduleTime, lastSuccessfulTime and active Jobs. */
 export function completeWithCronJob(cronJob: StoredObject | undefined): Cond {
   const s = (cronJob?.status ?? {}) as Record<string, any>;
@@ -208,7 +192,7 @@ export const mariadbBackups: EmulatedBackups = {
   kinds: [MARIADB_BACKUP_KIND, MARIADB_RESTORE_KIND, MARIADB_KIND],
   reconcile: (obj, kind, world) => {
     if (kind.kind === MARIADB_KIND.kind) return reconcileBootstrap(obj, world);
-    if (kind.kind === MARIADB_RESTORE_KIND.kind) return reconcileRestore(obj, world, completeWithJob);
+    if (kind.kind === MARIADB_RESTORE_KIND.kind) return reconcileRestore(obj, world);
     return reconcile(obj, kind, world);
   },
   demo: mariadbBackupDemo,

@@ -3,6 +3,7 @@ import { JOBS } from '../BackupEmulator';
 import { kubeTime } from '../batch/jobRun';
 import { withCondition } from '../conditions';
 import type { BackupStep, BackupWorld, CustomKind, Observation } from '../types';
+import { completeWithJob, isTrue } from './completeWithJob';
 
 /** Restore (k8s.mariadb.com/v1alpha1): one restore of a Backup into a MariaDB, run as a Job. */
 export const MARIADB_RESTORE_KIND: CustomKind = {
@@ -18,7 +19,6 @@ const RESTORED = { type: 'BackupRestored', status: 'True' as const, reason: 'Res
 type Spec = Record<string, any>;
 type Conditions = Array<{ type: string; status: string; reason?: string; message?: string }>;
 const conditionsOf = (o: StoredObject | undefined): Conditions => ((o?.status as Spec | undefined)?.conditions ?? []) as Conditions;
-const isTrue = (o: StoredObject | undefined, type: string) => conditionsOf(o).some(c => c.type === type && c.status === 'True');
 const restoreName = (mariadb: StoredObject) => `${mariadb.metadata.name}-restore`;
 
 /**
@@ -88,14 +88,14 @@ function bootstrapRestore(mariadb: StoredObject): Record<string, any> {
  * and `Complete` follows it as SetCompleteWithJob writes it (see completeWithJob), `JobFailed`
  * included. The Job fails when the MariaDB asks (FAIL_RESTORE_ANNOTATION, through the owners).
  */
-export function reconcileRestore(restore: StoredObject, world: BackupWorld, completeWithJob: (job: StoredObject | undefined) => Record<string, any>): BackupStep {
+export function reconcileRestore(restore: StoredObject, world: BackupWorld): BackupStep {
   if (isTrue(restore, 'Complete')) return {};
   const ns = restore.metadata.namespace;
   const job = world.get(JOBS, ns, restore.metadata.name);
   const status = (restore.status ?? {}) as Spec;
   return {
     create: job ? [] : [{ resource: JOBS, body: restoreJob(restore) }],
-    status: { ...status, conditions: withCondition(status.conditions, completeWithJob(job) as any, kubeTime(world.now)) },
+    status: { ...status, conditions: withCondition(status.conditions, completeWithJob(job), kubeTime(world.now)) },
   };
 }
 
