@@ -1,10 +1,9 @@
 import { ANNOTATION_RESTORE_FAILED } from '@internal/plugin-databases-common';
 import type { Signal } from '../../status/facts';
 import { ownedBy } from '../shared/ownedBy';
-import { asArray, asRecord, asString, findCondition, namespaceOf, nameOf } from '../shared/read';
+import { asRecord, asString, findCondition, namespaceOf, nameOf } from '../shared/read';
+import { keptConditions, keptOwners } from '../shared/slimParts';
 import type { KubeObject, RelatedLookup, RelatedRef, ResourceType } from '../types';
-
-const CONDITION_KEYS = ['type', 'status', 'reason', 'message', 'lastTransitionTime'] as const;
 
 /**
  * mariadb-operator's Restores (k8s.mariadb.com/v1alpha1), read for the one a MariaDB with
@@ -17,19 +16,12 @@ export const MARIADB_RESTORE: ResourceType = {
   kind: 'Restore',
   slim: restore => {
     const meta = restore.metadata ?? {};
-    const owners = asArray(meta.ownerReferences)
-      .map(asRecord)
-      .filter((r): r is Record<string, any> => r !== undefined)
-      .map(r => ({ kind: r.kind, name: r.name, uid: r.uid }));
-    const conditions = asArray(asRecord(restore.status)?.conditions)
-      .map(asRecord)
-      .filter((c): c is Record<string, any> => c !== undefined)
-      .map(c => Object.fromEntries(CONDITION_KEYS.filter(k => c[k] !== undefined).map(k => [k, c[k]])));
+    const owners = keptOwners(restore);
     return {
       apiVersion: restore.apiVersion,
       kind: restore.kind,
       metadata: { name: meta.name, namespace: meta.namespace, uid: meta.uid, resourceVersion: meta.resourceVersion, ...(owners.length && { ownerReferences: owners }) },
-      status: { conditions },
+      status: { conditions: keptConditions(restore) },
     };
   },
 };

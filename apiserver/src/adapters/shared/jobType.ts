@@ -1,5 +1,6 @@
 import type { KubeObject, ResourceType } from '../types';
-import { asArray, asRecord } from './read';
+import { asRecord } from './read';
+import { keptConditions, keptOwners, pick } from './slimParts';
 
 /**
  * batch/v1 Jobs as a related type of backup runs: only those with `labelSelector` where the
@@ -18,26 +19,13 @@ export function jobType(labelSelector?: string): ResourceType {
 }
 
 const STATUS_KEYS = ['active', 'ready', 'failed', 'succeeded', 'startTime', 'completionTime'] as const;
-const CONDITION_KEYS = ['type', 'status', 'reason', 'message', 'lastTransitionTime'] as const;
-
-const pick = (from: Record<string, any>, keys: readonly string[]) => {
-  const out: Record<string, unknown> = {};
-  for (const key of keys) if (from[key] !== undefined) out[key] = from[key];
-  return out;
-};
 
 /** A Job as the cache keeps it: identity, owners, `spec.suspend` and its status. */
 export function slimJob(job: KubeObject): KubeObject {
   const meta = job.metadata ?? {};
   const status = asRecord(job.status) ?? {};
-  const owners = asArray(meta.ownerReferences)
-    .map(asRecord)
-    .filter((r): r is Record<string, any> => r !== undefined)
-    .map(r => pick(r, ['apiVersion', 'kind', 'name', 'uid', 'controller']));
-  const conditions = asArray(status.conditions)
-    .map(asRecord)
-    .filter((c): c is Record<string, any> => c !== undefined)
-    .map(c => pick(c, CONDITION_KEYS));
+  const owners = keptOwners(job);
+  const conditions = keptConditions(job);
   const suspend = asRecord(job.spec)?.suspend;
   return {
     apiVersion: job.apiVersion,
