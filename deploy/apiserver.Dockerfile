@@ -32,5 +32,10 @@ USER 65532:65532
 EXPOSE 8443
 # Flags come from the pod's `args`, so the entrypoint carries the script: `args` replaces CMD only.
 # Nothing is written to disk, so a read-only root filesystem works.
-ENTRYPOINT ["/nodejs/bin/node", "--enable-source-maps", "/app/apiserver.cjs"]
+# --max-semi-space-size=64 (MiB; Node 20's default is 16): the informers' start-up lists allocate
+# hundreds of MiB that die young; with a small young generation much of it is promoted, and the old
+# space it fragments is what the process keeps (settled RSS at 50,000 instances 15.4-17.3 KiB per
+# instance with 16, 14.4-15.4 with 64, `yarn bench`). The young generation only grows while a burst
+# needs it and shrinks when idle, so a small install pays nothing.
+ENTRYPOINT ["/nodejs/bin/node", "--enable-source-maps", "--max-semi-space-size=64", "/app/apiserver.cjs"]
 CMD []

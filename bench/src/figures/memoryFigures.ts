@@ -1,5 +1,6 @@
 import { makeFigure, type Figure } from '../report/Figure';
-import { apiserverAllocator, type MemoryUsage } from '../system/ApiserverProcess';
+import { apiserverAllocator, repoRoot, type MemoryUsage } from '../system/ApiserverProcess';
+import { imageNodeFlags } from '../system/imageNodeFlags';
 
 const KiB = 1024;
 const MiB = 1024 * 1024;
@@ -31,7 +32,7 @@ export function memoryFigures(size: number, empty: MemoryPair, full: MemoryPair)
       `RSS ${(settled.rss / MiB).toFixed(0)} MiB vs ${(empty.settled.rss / MiB).toFixed(0)} MiB with no instance, each after V8's memory reducer ` +
         `(${reducerNote(settled)}; with no instance: ${reducerNote(empty.settled)}), then full GCs; per instance heapTotal ${perInstance(empty.settled.heapTotal, settled.heapTotal).toFixed(2)}, ` +
         `external ${perInstance(empty.settled.external, settled.external).toFixed(2)} KiB (of it array buffers ${perInstance(empty.settled.arrayBuffers, settled.arrayBuffers).toFixed(2)}); ` +
-        `malloc: ${apiserverAllocator().note}`),
+        `malloc: ${apiserverAllocator().note}; node flags of the image: ${imageNodeFlags(repoRoot).join(' ') || 'none'}`),
     makeFigure('memory: RSS growth per instance right after the sync', size, perInstance(empty.atSync.rss, atSync.rss), 'KiB', undefined,
       `RSS ${(atSync.rss / MiB).toFixed(0)} MiB vs ${(empty.atSync.rss / MiB).toFixed(0)} MiB, after full GCs, before V8 gave back what the start-up burst left; heapTotal ${perInstance(empty.atSync.heapTotal, atSync.heapTotal).toFixed(2)} KiB per instance`),
     makeFigure('memory: heap growth per instance', size, perInstance(empty.settled.heapUsed, settled.heapUsed), 'KiB', undefined,

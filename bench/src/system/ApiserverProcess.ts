@@ -4,6 +4,7 @@ import type { Options } from '@internal/databases-apiserver';
 import { HttpsClient } from '../client/HttpsClient';
 import type { ReducerWait } from './afterMemoryReducer';
 import { deployedAllocator, type DeployedAllocator } from './deployedAllocator';
+import { imageNodeFlags } from './imageNodeFlags';
 
 /** `process.memoryUsage()` of the apiserver process, after full GCs (and, when asked, V8's memory reducer). */
 export type MemoryUsage = NodeJS.MemoryUsage & { reducer?: ReducerWait };
@@ -54,7 +55,7 @@ export class ApiserverProcess {
   }
 
   static async start(o: ApiserverProcessOptions): Promise<ApiserverProcess> {
-    const execArgv = ['--require', '@backstage/cli-node/config/nodeTransform.cjs', '--expose-gc', '--max-old-space-size=4096'];
+    const execArgv = ['--require', '@backstage/cli-node/config/nodeTransform.cjs', '--expose-gc', '--max-old-space-size=4096', ...imageNodeFlags(repoRoot)];
     if (o.cpuProfileDir) execArgv.push('--cpu-prof', `--cpu-prof-dir=${o.cpuProfileDir}`);
     // e.g. BENCH_APISERVER_NODE_ARGS=--trace-gc to see the apiserver's collections
     execArgv.push(...(process.env.BENCH_APISERVER_NODE_ARGS ?? '').split(' ').filter(Boolean));
