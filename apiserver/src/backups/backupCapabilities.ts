@@ -7,7 +7,11 @@ import type { OperatorAdapter } from '../adapters/types';
  * (ECK, the OT redis-operator, RabbitMQ): nothing is invented for them.
  */
 export function backupCapabilities(adapter: OperatorAdapter): BackupCapabilities {
-  if (adapter.backups) return { ...adapter.backups.capabilities };
+  const side = adapter.backups;
+  if (side) {
+    const why = !side.capabilities.schedule && side.capabilities.onDemand ? side.scheduleRefusal : undefined;
+    return { ...side.capabilities, ...(why && { scheduleReason: why }) };
+  }
   return {
     onDemand: false,
     schedule: false,

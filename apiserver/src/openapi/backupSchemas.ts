@@ -19,6 +19,7 @@ export const backupSchemas: Record<string, Schema> = {
       pointInTime: bool('A restore can stop at a point in time.'),
       methods: { type: 'array', description: 'spec.method values the operator offers, the default first.', items: { type: 'string' } },
       reason: str('Why the engine has no backups.'),
+      scheduleReason: str('Why schedules are refused where the engine has other backups (its operator keeps schedules where this API does not serve them).'),
     },
   },
   [schemaName('InstanceBackupStatus')]: {
@@ -32,6 +33,7 @@ export const backupSchemas: Record<string, Schema> = {
       pointInTime: bool('A restore can stop at a point in time.'),
       methods: { type: 'array', description: 'spec.method values the operator offers, the default first.', items: { type: 'string' } },
       reason: str('Why the instance cannot be backed up now (its engine has no backups, or its operator object has no backup destination).'),
+      scheduleReason: str('Why schedules are refused where the engine has other backups.'),
       lastSuccessfulTime: str('When the last successful backup was taken, as the operator records it.', { format: 'date-time' }),
       lastFailedTime: str('When the last failed backup was taken, as the operator records it.', { format: 'date-time' }),
       firstRecoverabilityPoint: str('The earliest time a restore can go back to, as the operator records it.', { format: 'date-time' }),

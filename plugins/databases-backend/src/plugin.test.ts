@@ -220,11 +220,11 @@ describe('databases backend against the emulator and the aggregated apiserver', 
     expect(ok.status).toBe(200);
     expect(ok.body.instance.spec.engine).toBe('mariadb');
     // alice is dbaas-edit in team-a (and reads credentials here): the cluster deletes no backup for her
-    expect(ok.body.actions).toEqual({ update: true, delete: true, readConnection: true, backUp: true, deleteBackups: false });
+    expect(ok.body.actions).toEqual({ update: true, delete: true, readConnection: true, backUp: true, deleteBackups: false, createSchedule: false, updateSchedules: false, deleteSchedules: false });
     const viewer = await request(server)
       .get('/api/databases/clusters/local/namespaces/team-a/instances/orders-db')
       .set('Authorization', carol);
-    expect(viewer.body.actions).toEqual({ update: false, delete: false, readConnection: false, backUp: false, deleteBackups: false });
+    expect(viewer.body.actions).toEqual({ update: false, delete: false, readConnection: false, backUp: false, deleteBackups: false, createSchedule: false, updateSchedules: false, deleteSchedules: false });
     const missing = await request(server)
       .get('/api/databases/clusters/local/namespaces/team-a/instances/nope')
       .set('Authorization', alice);
@@ -587,7 +587,7 @@ describe('databases backend against the emulator and the aggregated apiserver', 
   it("offers the connection and the deletion of backups only when the cluster's RBAC would give them: bob (dbaas-edit in team-b: no credentials, backs up but deletes no backup) may not", async () => {
     const page = await request(server).get('/api/databases/clusters/local/namespaces/team-b/instances/search').set('Authorization', bob);
     expect(page.status).toBe(200);
-    expect(page.body.actions).toEqual({ update: true, delete: true, readConnection: false, backUp: true, deleteBackups: false });
+    expect(page.body.actions).toEqual({ update: true, delete: true, readConnection: false, backUp: true, deleteBackups: false, createSchedule: false, updateSchedules: false, deleteSchedules: false });
     const conn = await request(server).get('/api/databases/clusters/local/namespaces/team-b/instances/search/connection').set('Authorization', bob);
     expect(conn.status).toBe(403);
   });

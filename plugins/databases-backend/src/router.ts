@@ -18,6 +18,7 @@ import {
   ANNOTATION_DATABASES_SELECTOR,
   databasesBackupCreatePermission,
   databasesBackupDeletePermission,
+  databasesScheduleUpdatePermission,
   databasesInstanceConnectionReadPermission,
   databasesInstanceDeletePermission,
   databasesInstanceReadPermission,
@@ -43,6 +44,7 @@ import { streamListWatch } from './events/streamListWatch';
 import { recordedWrite } from './instances/recordedWrite';
 import { clusterParams, dnsLabel, instanceName, instanceParams, namespaceParams, parse } from './requestSchemas';
 import { addBackupRoutes } from './backups/addBackupRoutes';
+import { addScheduleRoutes } from './schedules/addScheduleRoutes';
 
 /** Live event streams of single instances one backend keeps open (each is a watch as its user). */
 const MAX_EVENT_STREAMS = 1000;
@@ -258,7 +260,7 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
 
   router.get('/clusters/:cluster/namespaces/:namespace/instances/:name', async (req, res) => {
     const { who, resource } = await readInstance(req);
-    const [read, update, del, conn, backUp, deleteBackups] = await Promise.all(
+    const [read, update, del, conn, backUp, deleteBackups, schedules] = await Promise.all(
       [
         databasesInstanceReadPermission,
         databasesInstanceUpdatePermission,
@@ -266,6 +268,7 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
         databasesInstanceConnectionReadPermission,
         databasesBackupCreatePermission,
         databasesBackupDeletePermission,
+        databasesScheduleUpdatePermission,
       ].map(p => authorizer.allows(p, who.credentials, resource)),
     );
     if (!read) throw new NotAllowedError(`not allowed to read ${resource.instance.metadata.name}`);
@@ -275,18 +278,33 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
     const name = resource.instance.metadata.name;
     const kube = (verb: 'patch' | 'delete' | 'get', subresource?: 'connection') =>
       service.canRead(who.as, resource.cluster, namespace, verb, { name, subresource });
-    // backups: any run of this instance's namespace (a run's name is not known before it exists)
-    const kubeBackups = (verb: 'create' | 'delete') => service.canRead(who.as, resource.cluster, namespace, verb, { resource: 'databasebackups' });
-    const [mayUpdate, mayDelete, mayReadConnection, mayBackUp, mayDeleteBackups] = await Promise.all([
-      update && kube('patch'),
-      del && kube('delete'),
-      conn && kube('get', 'connection'),
-      backUp && kubeBackups('create'),
-      deleteBackups && kubeBackups('delete'),
-    ]);
+    // backups and schedules: any of this instance's namespace (a run's name is not known before it exists)
+    const kubeOf = (plural: 'databasebackups' | 'databasebackupschedules') => (verb: 'create' | 'patch' | 'delete') =>
+      service.canRead(who.as, resource.cluster, namespace, verb, { resource: plural });
+    const [kubeBackups, kubeSchedules] = [kubeOf('databasebackups'), kubeOf('databasebackupschedules')];
+    const [mayUpdate, mayDelete, mayReadConnection, mayBackUp, mayDeleteBackups, mayCreateSchedule, mayUpdateSchedules, mayDeleteSchedules] =
+      await Promise.all([
+        update && kube('patch'),
+        del && kube('delete'),
+        conn && kube('get', 'connection'),
+        backUp && kubeBackups('create'),
+        deleteBackups && kubeBackups('delete'),
+        schedules && kubeSchedules('create'),
+        schedules && kubeSchedules('patch'),
+        schedules && kubeSchedules('delete'),
+      ]);
     const body: GetInstanceResponse = {
       ...resource,
-      actions: { update: mayUpdate, delete: mayDelete, readConnection: mayReadConnection, backUp: mayBackUp, deleteBackups: mayDeleteBackups },
+      actions: {
+        update: mayUpdate,
+        delete: mayDelete,
+        readConnection: mayReadConnection,
+        backUp: mayBackUp,
+        deleteBackups: mayDeleteBackups,
+        createSchedule: mayCreateSchedule,
+        updateSchedules: mayUpdateSchedules,
+        deleteSchedules: mayDeleteSchedules,
+      },
     };
     res.json(body);
   });
@@ -470,7 +488,9 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
     });
   });
 
-  addBackupRoutes(router, { readInstance, write, service, authorizer, streams: eventStreams, maxStreams: MAX_EVENT_STREAMS });
+  const nested = { readInstance, write, service, authorizer, streams: eventStreams, maxStreams: MAX_EVENT_STREAMS };
+  addBackupRoutes(router, nested);
+  addScheduleRoutes(router, nested);
 
   // anything else under /api/databases is a Backstage error too, not the framework's empty 404
   router.use((req, _res) => {

@@ -109,7 +109,7 @@ describe('a user with only dbaas-view in one namespace, the backend with only de
     expect(page.status).toBe(200);
     expect(page.body.instance.metadata).toMatchObject({ namespace: 'team-b', name: mine.metadata.name });
     // dbaas-view grants no patch, delete or credentials: no button is offered that the cluster would refuse
-    expect(page.body.actions).toEqual({ update: false, delete: false, readConnection: false, backUp: false, deleteBackups: false });
+    expect(page.body.actions).toEqual({ update: false, delete: false, readConnection: false, backUp: false, deleteBackups: false, createSchedule: false, updateSchedules: false, deleteSchedules: false });
     const connection = await get(`/api/databases/clusters/local/namespaces/team-b/instances/${mine.metadata.name}/connection`, erin);
     expect(connection.status).toBe(403);
     const [theirs] = system.apiserver.store.list('team-a');

@@ -27,6 +27,8 @@ export interface BackupCapabilities {
   methods?: string[];
   /** Why the engine has no backups (its operator has no backup objects), when all are false. */
   reason?: string;
+  /** Why schedules are refused where the engine has other backups (`schedule` false, the rest not). */
+  scheduleReason?: string;
 }
 
 export interface DatabaseBackupSpec {

@@ -73,6 +73,17 @@ export const databasesBackupDeletePermission = createPermission({
   resourceType: DATABASES_INSTANCE_RESOURCE_TYPE,
 });
 
+/**
+ * Create, change (cron, suspend, retention) or delete an instance's backup schedules
+ * (DatabaseBackupSchedules). The resource is the instance the schedule backs up, so the instance
+ * rules decide; reading them is `databases.instance.read`.
+ */
+export const databasesScheduleUpdatePermission = createPermission({
+  name: 'databases.schedule.update',
+  attributes: { action: 'update' },
+  resourceType: DATABASES_INSTANCE_RESOURCE_TYPE,
+});
+
 /** Every permission of the databases plugins. */
 export const databasesPermissions = [
   databasesInstanceReadPermission,
@@ -82,6 +93,7 @@ export const databasesPermissions = [
   databasesInstanceConnectionReadPermission,
   databasesBackupCreatePermission,
   databasesBackupDeletePermission,
+  databasesScheduleUpdatePermission,
 ];
 
 /** The permission framework's resource ref of one instance. */

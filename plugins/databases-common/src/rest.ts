@@ -1,4 +1,4 @@
-import type { DatabaseBackup } from './backups';
+import type { DatabaseBackup, DatabaseBackupSchedule } from './backups';
 import type {
   DatabaseEngine,
   DatabaseEngineName,
@@ -131,8 +131,11 @@ export interface RequestRecord {
   cluster: string;
   namespace: string;
   name: string;
-  /** `backup`: back up now; `delete-backup`: one of its backups deleted (the request names it). */
-  action: 'create' | 'update' | 'delete' | 'backup' | 'delete-backup';
+  /**
+   * `backup`: back up now; `delete-backup`: one of its backups deleted; `schedule`,
+   * `update-schedule`, `delete-schedule`: one of its backup schedules (the request names it).
+   */
+  action: 'create' | 'update' | 'delete' | 'backup' | 'delete-backup' | 'schedule' | 'update-schedule' | 'delete-schedule';
   /** User entity ref. */
   actor: string;
   request: unknown;
@@ -240,6 +243,12 @@ export interface InstanceActions {
   backUp: boolean;
   /** Delete this instance's backup runs (their operator objects). */
   deleteBackups: boolean;
+  /** Add a backup schedule of this instance (create a DatabaseBackupSchedule). */
+  createSchedule: boolean;
+  /** Change its schedules (cron, suspend, retention). */
+  updateSchedules: boolean;
+  /** Delete its schedules. */
+  deleteSchedules: boolean;
 }
 
 /** `GET /clusters/:cluster/namespaces/:namespace/instances/:name` answer. */
@@ -299,5 +308,64 @@ export interface DeleteBackupResponse {
    * What the apiserver warned (its `Warning` headers): that the stored backup data is not deleted
    * with the backup object. Shown to the user as it is.
    */
+  warnings: string[];
+}
+
+/**
+ * `GET /clusters/:cluster/namespaces/:namespace/instances/:name/schedules` answer: the instance's
+ * DatabaseBackupSchedules, as the user may list them, by name. With `Accept: text/event-stream`:
+ * `schedules` with this answer, then `schedule` with one {@link ScheduleChange} per change, as
+ * the backups route does.
+ */
+export interface ListSchedulesResponse {
+  cluster: string;
+  items: DatabaseBackupSchedule[];
+}
+
+/** One change of an instance's schedules on the live route. */
+export interface ScheduleChange {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  schedule: DatabaseBackupSchedule;
+}
+
+/** `POST /clusters/:cluster/namespaces/:namespace/instances/:name/schedules` body: a new schedule. */
+export interface CreateScheduleRequest {
+  /** 5-field cron, UTC (`30 2 * * *`). */
+  schedule: string;
+  suspend?: boolean;
+  /** How long runs are kept (`30d`, `720h`), where the operator keeps them per schedule. */
+  retention?: string;
+  /** How, where the engine's operator has several ways (DatabaseEngine `spec.backup.methods`). */
+  method?: string;
+  /** Validate without creating (the server's dryRun=All). */
+  dryRun?: boolean;
+}
+
+/**
+ * `PATCH /clusters/:cluster/namespaces/:namespace/instances/:name/schedules/:schedule` body: what
+ * changes (absent: kept); `retention: null` goes back to the operator's default.
+ */
+export interface UpdateScheduleRequest {
+  schedule?: string;
+  suspend?: boolean;
+  retention?: string | null;
+  /** The version the caller read: a schedule changed meanwhile is a 409 Conflict, not overwritten. */
+  resourceVersion?: string;
+  dryRun?: boolean;
+}
+
+/** A schedule as the portal sees it: the Kubernetes object plus the cluster it is in. */
+export interface PortalSchedule {
+  cluster: string;
+  schedule: DatabaseBackupSchedule;
+}
+
+/** `DELETE /clusters/:cluster/namespaces/:namespace/instances/:name/schedules/:schedule` answer. */
+export interface DeleteScheduleResponse {
+  cluster: string;
+  namespace: string;
+  /** The schedule deleted. */
+  name: string;
+  /** What the apiserver warned (its `Warning` headers): that the runs it took are kept. */
   warnings: string[];
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { rmSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
+import { bindClusterRole } from '../support/bindClusterRole';
 import { launchBrowser } from './support/browser';
 import { portalSession, SCREENSHOTS, SCREENSHOT_REFRESH } from './support/portalSession';
 import { startPortal, type Portal } from './support/startPortal';
@@ -150,6 +151,54 @@ describe('the portal in a browser', () => {
       await page.getByTestId('backup-blocker').filter({ hasText: 'redis-operator has no backup or restore objects' }).waitFor({ timeout: 60_000 });
       await expect(page.getByRole('button', { name: 'Back up now' }).isDisabled()).resolves.toBe(true);
     });
+  }, 180_000);
+
+  it('schedules backups of orders-db as a team admin, suspends the schedule and deletes it; an InnoDB Cluster says where its schedules live', async () => {
+    // alice is dbaas-edit in team-a, which writes no schedule: the page offers none until she is admin
+    const undo = bindClusterRole(portal.system.emulator, { name: 'alice-admin-ui', namespace: 'team-a', clusterRole: 'dbaas-admin', user: 'user:default/alice' });
+    try {
+      await signIn(portal.baseUrl);
+      await step('add a schedule with a retention', async () => {
+        await page.goto(`${portal.baseUrl}/databases/local/team-a/orders-db`);
+        await page.getByTestId('schedules-none').waitFor({ timeout: 60_000 });
+        const add = page.getByRole('button', { name: 'Add schedule' });
+        await page.waitForFunction(() => {
+          const b = [...document.querySelectorAll('button')].find(x => x.textContent === 'Add schedule');
+          return !!b && !b.disabled;
+        });
+        await add.click();
+        const dialog = page.getByRole('dialog');
+        await dialog.getByLabel('Schedule (cron)').fill('30 2 * * *');
+        await dialog.getByLabel('Retention').fill('14d');
+        const created = page.waitForResponse(r => r.request().method() === 'POST' && /\/instances\/orders-db\/schedules$/.test(r.url()));
+        await confirmInDialog('Add schedule');
+        expect((await created).status()).toBe(201);
+        const schedules = page.getByRole('table', { name: 'Backup schedules' });
+        // retention as the operator keeps it (a Go duration), live through the stream of the schedules
+        await schedules.getByRole('row').filter({ hasText: 'orders-db-backups' }).filter({ hasText: '30 2 * * *' }).filter({ hasText: '336h' }).waitFor();
+        const kept = portal.system.emulator.store.get({ group: 'k8s.mariadb.com', version: 'v1alpha1', plural: 'backups' }, 'team-a', 'orders-db-backups') as any;
+        expect(kept.spec).toMatchObject({ schedule: { cron: '30 2 * * *', suspend: false }, maxRetention: '336h' });
+        await schedules.evaluate(el => el.closest('.MuiCard-root')?.scrollIntoView({ block: 'center' }));
+        await shot('instance-schedules');
+      });
+      await step('suspend it in one click, then delete it after the warning', async () => {
+        const schedules = page.getByRole('table', { name: 'Backup schedules' });
+        await schedules.getByRole('button', { name: 'Suspend orders-db-backups' }).click();
+        await schedules.getByRole('row').filter({ hasText: 'orders-db-backups' }).filter({ hasText: 'Suspended' }).waitFor();
+        await schedules.getByRole('button', { name: 'Delete schedule orders-db-backups' }).click();
+        await page.getByTestId('schedule-delete-warning').filter({ hasText: 'backups it already took are kept' }).waitFor();
+        await confirmInDialog('Delete schedule');
+        await page.getByTestId('schedule-notice').filter({ hasText: 'Deleted orders-db-backups' }).waitFor();
+        await page.getByTestId('schedules-none').waitFor();
+      });
+      await step('an InnoDB Cluster offers no Add schedule, and says where its schedules are', async () => {
+        await page.goto(`${portal.baseUrl}/databases/local/team-a/payments-db`);
+        await page.getByTestId('schedule-blocker').filter({ hasText: 'spec.backupSchedules' }).waitFor({ timeout: 60_000 });
+        await expect(page.getByRole('button', { name: 'Add schedule' }).isDisabled()).resolves.toBe(true);
+      });
+    } finally {
+      undo();
+    }
   }, 180_000);
 
   it('restores a Succeeded run of orders-db into a new database, prefilled from the source, and sees the new one Restoring then Ready', async () => {

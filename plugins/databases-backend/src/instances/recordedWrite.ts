@@ -41,15 +41,16 @@ export async function recordedWrite<T>(rec: WriteRecorders, w: RecordedWrite, fn
   const { action, key, actor, request } = w;
   const audit = await rec.auditor?.createEvent({
     eventId: `instance-${action}`,
-    // deleting a backup can leave an instance without a way back: as grave as deleting it
-    severityLevel: action === 'delete' || action === 'delete-backup' ? 'high' : 'medium',
+    // deleting a backup can leave an instance without a way back, deleting a schedule without new
+    // ones: as grave as deleting it
+    severityLevel: action === 'delete' || action === 'delete-backup' || action === 'delete-schedule' ? 'high' : 'medium',
     ...(w.httpRequest && { request: w.httpRequest }),
     // with the HTTP request the auditor names the caller itself; a Scaffolder step has none
     meta: { ...key, ...(!w.httpRequest && { actor }), request: request as any },
   });
   try {
     const result = await fn();
-    await rec.history?.record({ ...key, action, actor, request, outcome: { status: w.answered ?? (action === 'create' || action === 'backup' ? 201 : 200) } });
+    await rec.history?.record({ ...key, action, actor, request, outcome: { status: w.answered ?? (action === 'create' || action === 'backup' || action === 'schedule' ? 201 : 200) } });
     await audit?.success();
     return result;
   } catch (e) {

@@ -1,5 +1,6 @@
 import {
   DATABASE_BACKUP_PLURAL,
+  DATABASE_BACKUP_SCHEDULE_PLURAL,
   DATABASE_ENGINE_PLURAL,
   DATABASE_INSTANCE_PLURAL,
   DATABASES_GROUP_VERSION,
@@ -20,9 +21,15 @@ export function instancePath(namespace: string, name?: string, subresource?: str
   return p;
 }
 
-/** DatabaseBackups of one namespace, or one of them. */
-export function backupPath(namespace: string, name?: string): string {
-  let p = `${GV}/namespaces/${encodeURIComponent(namespace)}/${DATABASE_BACKUP_PLURAL}`;
+/** Objects of a namespaced resource of the API in one namespace, or one of them. */
+const namespacedPath = (plural: string) => (namespace: string, name?: string): string => {
+  let p = `${GV}/namespaces/${encodeURIComponent(namespace)}/${plural}`;
   if (name) p += `/${encodeURIComponent(name)}`;
   return p;
-}
+};
+
+/** DatabaseBackups of one namespace, or one of them. */
+export const backupPath = namespacedPath(DATABASE_BACKUP_PLURAL);
+
+/** DatabaseBackupSchedules of one namespace, or one of them. */
+export const schedulePath = namespacedPath(DATABASE_BACKUP_SCHEDULE_PLURAL);

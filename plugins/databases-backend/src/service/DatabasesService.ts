@@ -313,7 +313,7 @@ export class DatabasesService {
     cluster: string,
     namespace: string,
     verb: 'get' | 'list' | 'patch' | 'delete' | 'create' = 'get',
-    of: { subresource?: 'connection'; name?: string; resource?: 'databasebackups' } = {},
+    of: { subresource?: 'connection'; name?: string; resource?: 'databasebackups' | 'databasebackupschedules' } = {},
   ): Promise<boolean> {
     const key = `${cluster}\u0000${namespace}\u0000${verb}\u0000${of.resource ?? ''}\u0000${of.subresource ?? ''}\u0000${of.name ?? ''}\u0000${as.user}\u0000${as.groups.join(',')}`;
     const now = Date.now();

@@ -1,8 +1,11 @@
 import type { DiscoveryApi, FetchApi } from '@backstage/core-plugin-api';
 import type {
-  BackupChange,
   CreateBackupRequest,
+  CreateScheduleRequest,
   DeleteBackupResponse,
+  DeleteScheduleResponse,
+  PortalSchedule,
+  UpdateScheduleRequest,
   ListBackupsResponse,
   PortalBackup,
   ClusterStatusEvent,
@@ -23,7 +26,7 @@ import type {
 } from '@internal/plugin-databases-common';
 import { DatabasesApiError } from './DatabasesApiError';
 import { createSseParser } from './parseSse';
-import type { BackupsHandlers, DatabasesApi, DatabasesEventHandlers, InstanceEventsHandlers, InstanceRef } from './types';
+import type { BackupsHandlers, DatabasesApi, DatabasesEventHandlers, InstanceEventsHandlers, InstanceRef, LiveListHandlers, SchedulesHandlers } from './types';
 
 const e = encodeURIComponent;
 
@@ -126,9 +129,30 @@ export class DatabasesClient implements DatabasesApi {
   }
 
   watchBackups(ref: InstanceRef, handlers: BackupsHandlers): () => void {
-    return this.follow(`${instancePath(ref)}/backups`, handlers, (event, data) => {
-      if (event === 'backups') handlers.onList((data as ListBackupsResponse).items);
-      else if (event === 'backup') handlers.onChange(data as BackupChange);
+    return this.followList(`${instancePath(ref)}/backups`, { list: 'backups', change: 'backup' }, handlers);
+  }
+
+  watchSchedules(ref: InstanceRef, handlers: SchedulesHandlers): () => void {
+    return this.followList(`${instancePath(ref)}/schedules`, { list: 'schedules', change: 'schedule' }, handlers);
+  }
+
+  createSchedule(ref: InstanceRef, request: CreateScheduleRequest): Promise<PortalSchedule> {
+    return this.request(`${instancePath(ref)}/schedules`, { method: 'POST', body: request });
+  }
+
+  updateSchedule(ref: InstanceRef, schedule: string, request: UpdateScheduleRequest): Promise<PortalSchedule> {
+    return this.request(`${instancePath(ref)}/schedules/${e(schedule)}`, { method: 'PATCH', body: request });
+  }
+
+  deleteSchedule(ref: InstanceRef, schedule: string): Promise<DeleteScheduleResponse> {
+    return this.request(`${instancePath(ref)}/schedules/${e(schedule)}`, { method: 'DELETE' });
+  }
+
+  /** A live list route's stream: the list event (`{ items }`), then one change event per change. */
+  private followList<T, C>(path: string, events: { list: string; change: string }, handlers: LiveListHandlers<T, C>): () => void {
+    return this.follow(path, handlers, (event, data) => {
+      if (event === events.list) handlers.onList((data as { items: T[] }).items);
+      else if (event === events.change) handlers.onChange(data as C);
       // the backend's watch failed: the stream ends, and is opened (and listed) again
       else if (event === 'error') handlers.onError?.(new Error((data as { message?: string }).message));
     });

@@ -2,7 +2,13 @@ import { createApiRef } from '@backstage/core-plugin-api';
 import type {
   BackupChange,
   CreateBackupRequest,
+  CreateScheduleRequest,
   DatabaseBackup,
+  DatabaseBackupSchedule,
+  DeleteScheduleResponse,
+  PortalSchedule,
+  ScheduleChange,
+  UpdateScheduleRequest,
   DeleteBackupResponse,
   ListBackupsResponse,
   PortalBackup,
@@ -55,16 +61,22 @@ export interface InstanceEventsHandlers {
   onError?(error: Error): void;
 }
 
-/** Callbacks of a live watch of one instance's backups. */
-export interface BackupsHandlers {
-  /** The whole list, newest first: first, and again after every reconnection. */
-  onList(items: DatabaseBackup[]): void;
-  /** One run was added, changed (its phase) or deleted. */
-  onChange(change: BackupChange): void;
+/** Callbacks of a live watch of a list of one instance's objects (its backups, its schedules). */
+export interface LiveListHandlers<T, C> {
+  /** The whole list, in the route's order: first, and again after every reconnection. */
+  onList(items: T[]): void;
+  /** One was added, changed or deleted. */
+  onChange(change: C): void;
   onOpen?(): void;
   /** The stream broke (or the cluster refused); the client opens it again by itself. */
   onError?(error: Error): void;
 }
+
+/** Callbacks of a live watch of one instance's backups (newest first). */
+export type BackupsHandlers = LiveListHandlers<DatabaseBackup, BackupChange>;
+
+/** Callbacks of a live watch of one instance's backup schedules (by name). */
+export type SchedulesHandlers = LiveListHandlers<DatabaseBackupSchedule, ScheduleChange>;
 
 /**
  * The frontend's view of the databases backend (`/api/databases`). Every method rejects with a
@@ -110,6 +122,14 @@ export interface DatabasesApi {
   createBackup(ref: InstanceRef, request?: CreateBackupRequest): Promise<PortalBackup>;
   /** Deletes one backup run's object (the stored data stays: the answer's warnings say so). */
   deleteBackup(ref: InstanceRef, backup: string): Promise<DeleteBackupResponse>;
+  /** The instance's backup schedules, live (as watchBackups). */
+  watchSchedules(ref: InstanceRef, handlers: SchedulesHandlers): () => void;
+  /** Adds a backup schedule of the instance. */
+  createSchedule(ref: InstanceRef, request: CreateScheduleRequest): Promise<PortalSchedule>;
+  /** Changes one of its schedules (what the request names; guarded by its resourceVersion). */
+  updateSchedule(ref: InstanceRef, schedule: string, request: UpdateScheduleRequest): Promise<PortalSchedule>;
+  /** Deletes one of its schedules (the runs it took stay: the answer's warnings say so). */
+  deleteSchedule(ref: InstanceRef, schedule: string): Promise<DeleteScheduleResponse>;
   listEntityInstances(entityRef: string): Promise<ListInstancesResponse>;
   /**
    * Subscribes to live changes. Returns the function that ends the subscription; the

@@ -2,7 +2,11 @@ import { jest } from '@jest/globals';
 import type {
   BackupChange,
   BackupPhase,
+  CreateScheduleRequest,
   DatabaseBackup,
+  DatabaseBackupSchedule,
+  ScheduleChange,
+  UpdateScheduleRequest,
   DatabaseEngine,
   DatabaseEngineSpec,
   DatabaseInstance,
@@ -14,7 +18,7 @@ import type {
   InstanceActions,
   PortalInstance,
 } from '@internal/plugin-databases-common';
-import type { BackupsHandlers, DatabasesApi, DatabasesEventHandlers, InstanceEventsHandlers } from '../api/types';
+import type { BackupsHandlers, DatabasesApi, DatabasesEventHandlers, InstanceEventsHandlers, SchedulesHandlers } from '../api/types';
 
 /** An instance as the backend would send it; only what a test cares about is given. */
 export function makeInstance(options: {
@@ -130,6 +134,38 @@ export function makeEngine(
   };
 }
 
+/** A backup schedule as the backend would send it (mariadb-operator's, with its last and next run). */
+export function makeSchedule(options: {
+  name: string;
+  instance: string;
+  cron?: string;
+  suspend?: boolean;
+  retention?: string;
+  reason?: string;
+  lastScheduleTime?: string;
+  nextScheduleTime?: string;
+  resourceVersion?: string;
+}): DatabaseBackupSchedule {
+  return {
+    apiVersion: 'dbaas.platform.dev/v1alpha1',
+    kind: 'DatabaseBackupSchedule',
+    metadata: { name: options.name, namespace: 'team-a', resourceVersion: options.resourceVersion ?? '7' },
+    spec: {
+      instanceRef: { name: options.instance },
+      schedule: options.cron ?? '0 2 * * *',
+      suspend: options.suspend ?? false,
+      ...(options.retention !== undefined && { retention: options.retention }),
+    },
+    status: {
+      engine: 'mariadb',
+      reason: options.reason ?? (options.suspend ? 'Suspended' : 'Scheduled'),
+      ...(options.lastScheduleTime && { lastScheduleTime: options.lastScheduleTime }),
+      ...(options.nextScheduleTime && { nextScheduleTime: options.nextScheduleTime }),
+      source: { apiVersion: 'k8s.mariadb.com/v1alpha1', kind: 'Backup', name: options.name, operator: 'mariadb-operator' },
+    },
+  };
+}
+
 /** A backup run as the backend would send it. */
 export function makeBackup(options: {
   name: string;
@@ -238,6 +274,38 @@ export class FakeDatabasesApi implements DatabasesApi {
     warnings: [`DatabaseBackup "${backup}": the backup data itself is not deleted: no supported operator deletes stored backups with their backup object; remove them from their storage`],
   }));
 
+  listSchedules = jest.fn(async (_ref: unknown) => [] as DatabaseBackupSchedule[]);
+  /** The open watches of schedules, each as a test can drive it. */
+  readonly scheduleWatches = new Set<SchedulesHandlers>();
+  /** Lists what `listSchedules` answers, then follows until closed (as the backend's stream). */
+  watchSchedules = jest.fn((ref: unknown, handlers: SchedulesHandlers): (() => void) => {
+    this.scheduleWatches.add(handlers);
+    this.listSchedules(ref).then(items => this.scheduleWatches.has(handlers) && handlers.onList(items), e => handlers.onError?.(e));
+    return () => this.scheduleWatches.delete(handlers);
+  });
+  createSchedule = jest.fn(async (ref: any, request: CreateScheduleRequest) => ({
+    cluster: ref.cluster as string,
+    schedule: makeSchedule({ name: `${ref.name}-backups`, instance: ref.name, cron: request.schedule, suspend: request.suspend, retention: request.retention }),
+  }));
+  updateSchedule = jest.fn(async (ref: any, schedule: string, request: UpdateScheduleRequest) => ({
+    cluster: ref.cluster as string,
+    schedule: makeSchedule({
+      name: schedule,
+      instance: ref.name,
+      cron: request.schedule ?? '0 2 * * *',
+      suspend: request.suspend,
+      retention: request.retention ?? undefined,
+      // the write made a new version of what the caller read
+      resourceVersion: String(Number(request.resourceVersion ?? 7) + 1),
+    }),
+  }));
+  deleteSchedule = jest.fn(async (ref: any, schedule: string) => ({
+    cluster: ref.cluster as string,
+    namespace: ref.namespace as string,
+    name: schedule,
+    warnings: [`DatabaseBackupSchedule "${schedule}": no new runs start; the backups it already took are kept`],
+  }));
+
   subscribe(handlers: DatabasesEventHandlers): () => void {
     this.handlers.add(handlers);
     return () => this.handlers.delete(handlers);
@@ -251,6 +319,11 @@ export class FakeDatabasesApi implements DatabasesApi {
   /** Delivers a change of backups to every open watch. */
   emitBackupChange(change: BackupChange) {
     for (const h of this.backupWatches) h.onChange(change);
+  }
+
+  /** Delivers a change of schedules to every open watch. */
+  emitScheduleChange(change: ScheduleChange) {
+    for (const h of this.scheduleWatches) h.onChange(change);
   }
 
   /** Delivers a change of an instance's events to every open watch. */

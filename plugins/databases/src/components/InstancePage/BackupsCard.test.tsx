@@ -71,7 +71,7 @@ describe('the Backups card of the instance page', () => {
     const api = new FakeDatabasesApi();
     api.getInstance.mockResolvedValue({
       ...makeInstance({ name: 'orders-db' }),
-      actions: { update: true, delete: true, readConnection: false, backUp: true, deleteBackups: false },
+      actions: { update: true, delete: true, readConnection: false, backUp: true, deleteBackups: false, createSchedule: false, updateSchedules: false, deleteSchedules: false },
     });
     api.listBackups.mockResolvedValue({ cluster: 'dev', items: [makeBackup({ name: 'orders-db-nightly-check', phase: 'Succeeded', startTime: ago(7200) })] });
     // the portal's policy allows everything: the backend's answer for the cluster decides

@@ -47,6 +47,7 @@ import { ErrorExplanation } from '../ErrorExplanation';
 import { OwnerLink } from '../OwnerLink';
 import { PhaseChip } from '../PhaseChip';
 import { BackupsCard } from './BackupsCard';
+import { SchedulesCard } from './SchedulesCard';
 import { ConnectionDetails } from './ConnectionDetails';
 import { ConnectPanel } from './ConnectPanel';
 import { DiagnosisPanel } from './DiagnosisPanel';
@@ -265,6 +266,12 @@ export function InstancePage(props: { instanceRef: InstanceRef }) {
         {!deleted && (
           <Grid item xs={12}>
             <BackupsCard instanceRef={instanceRef} instance={instance} engine={engineInfo} actions={actions} />
+          </Grid>
+        )}
+        {/* an engine without backup objects says so once, in the Backups card */}
+        {!deleted && !(engineInfo?.spec.backup && !engineInfo.spec.backup.onDemand && !engineInfo.spec.backup.schedule) && (
+          <Grid item xs={12}>
+            <SchedulesCard instanceRef={instanceRef} instance={instance} engine={engineInfo} actions={actions} />
           </Grid>
         )}
         <Grid item xs={12}>

@@ -44,6 +44,9 @@ const VERBS: Record<RequestRecord['action'], string> = {
   delete: 'asked to delete',
   backup: 'asked for a backup of',
   'delete-backup': 'deleted a backup of',
+  schedule: 'scheduled backups of',
+  'update-schedule': 'changed a backup schedule of',
+  'delete-schedule': 'deleted a backup schedule of',
 };
 
 /** The lifecycle of one instance: each phase change with its time and reason, and who asked for what. */
