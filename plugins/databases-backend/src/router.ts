@@ -16,9 +16,6 @@ import {
   DATABASE_PHASES,
   LABEL_BACKSTAGE_KUBERNETES_ID,
   ANNOTATION_DATABASES_SELECTOR,
-  databasesBackupCreatePermission,
-  databasesBackupDeletePermission,
-  databasesScheduleUpdatePermission,
   databasesInstanceConnectionReadPermission,
   databasesInstanceDeletePermission,
   databasesInstanceReadPermission,
@@ -42,6 +39,7 @@ import type { HistoryStore } from './history/HistoryStore';
 import type { EventsHub } from './events/EventsHub';
 import { streamListWatch } from './events/streamListWatch';
 import { recordedWrite } from './instances/recordedWrite';
+import { instanceActions } from './instances/instanceActions';
 import { clusterParams, dnsLabel, instanceName, instanceParams, namespaceParams, parse } from './requestSchemas';
 import { addBackupRoutes } from './backups/addBackupRoutes';
 import { addScheduleRoutes } from './schedules/addScheduleRoutes';
@@ -260,52 +258,10 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
 
   router.get('/clusters/:cluster/namespaces/:namespace/instances/:name', async (req, res) => {
     const { who, resource } = await readInstance(req);
-    const [read, update, del, conn, backUp, deleteBackups, schedules] = await Promise.all(
-      [
-        databasesInstanceReadPermission,
-        databasesInstanceUpdatePermission,
-        databasesInstanceDeletePermission,
-        databasesInstanceConnectionReadPermission,
-        databasesBackupCreatePermission,
-        databasesBackupDeletePermission,
-        databasesScheduleUpdatePermission,
-      ].map(p => authorizer.allows(p, who.credentials, resource)),
-    );
-    if (!read) throw new NotAllowedError(`not allowed to read ${resource.instance.metadata.name}`);
-    // Each action is Kubernetes' to allow too: offer a button only when both the portal's policy
-    // and the cluster's RBAC (a review as the user) would let it through.
-    const namespace = resource.instance.metadata.namespace ?? '';
-    const name = resource.instance.metadata.name;
-    const kube = (verb: 'patch' | 'delete' | 'get', subresource?: 'connection') =>
-      service.canRead(who.as, resource.cluster, namespace, verb, { name, subresource });
-    // backups and schedules: any of this instance's namespace (a run's name is not known before it exists)
-    const kubeOf = (plural: 'databasebackups' | 'databasebackupschedules') => (verb: 'create' | 'patch' | 'delete') =>
-      service.canRead(who.as, resource.cluster, namespace, verb, { resource: plural });
-    const [kubeBackups, kubeSchedules] = [kubeOf('databasebackups'), kubeOf('databasebackupschedules')];
-    const [mayUpdate, mayDelete, mayReadConnection, mayBackUp, mayDeleteBackups, mayCreateSchedule, mayUpdateSchedules, mayDeleteSchedules] =
-      await Promise.all([
-        update && kube('patch'),
-        del && kube('delete'),
-        conn && kube('get', 'connection'),
-        backUp && kubeBackups('create'),
-        deleteBackups && kubeBackups('delete'),
-        schedules && kubeSchedules('create'),
-        schedules && kubeSchedules('patch'),
-        schedules && kubeSchedules('delete'),
-      ]);
-    const body: GetInstanceResponse = {
-      ...resource,
-      actions: {
-        update: mayUpdate,
-        delete: mayDelete,
-        readConnection: mayReadConnection,
-        backUp: mayBackUp,
-        deleteBackups: mayDeleteBackups,
-        createSchedule: mayCreateSchedule,
-        updateSchedules: mayUpdateSchedules,
-        deleteSchedules: mayDeleteSchedules,
-      },
-    };
+    if (!(await authorizer.allows(databasesInstanceReadPermission, who.credentials, resource))) {
+      throw new NotAllowedError(`not allowed to read ${resource.instance.metadata.name}`);
+    }
+    const body: GetInstanceResponse = { ...resource, actions: await instanceActions({ service, authorizer }, who, resource) };
     res.json(body);
   });
 
