@@ -1266,6 +1266,9 @@ if (choice.kind === 'skip') {
           expect(seen.operatorObject.spec).toMatchObject({ schedule: { cron: '0 3 * * *', suspend: false }, timeZone: 'UTC', maxRetention: '168h' });
           expect(seen.ran.status).toMatchObject({ reason: 'LastRunSucceeded', lastScheduleTime: seen.ran.status.lastSuccessfulTime });
           expect(Date.parse(seen.ran.status.nextScheduleTime)).toBeGreaterThan(Date.parse(seen.ran.status.lastScheduleTime));
+          // a later run failed: dated by the operator's condition, whose reason reads CronJobScheduled
+          expect(seen.failed.status).toMatchObject({ reason: 'LastRunFailed', lastSuccessfulTime: seen.ran.status.lastSuccessfulTime });
+          expect(seen.failed.status.lastFailedTime).toBe(seen.failed.status.lastScheduleTime);
           expect(seen.suspended).toEqual({ cron: '0 3 * * *', suspend: true });
           expect(seen.refusals.redis).toMatch(/is invalid: spec.instanceRef.name: Forbidden/);
           expect(seen.refusals.sixFields).toMatch(/is invalid: spec.schedule: Invalid value: "0 0 3 \* \* \*": must be a 5-field cron/);

@@ -12,6 +12,8 @@ export interface ScheduleSeen {
   operatorObject: Record<string, any>;
   /** The schedule once the suite wrote, as the operator and the CronJob controller do, a successful run. */
   ran: Record<string, any>;
+  /** The schedule once the suite wrote a later run that failed, as v26 reports it (reason CronJobScheduled, message Failed). */
+  failed: Record<string, any>;
   /** The operator object's spec.schedule after a merge patch suspended the schedule. */
   suspended: Record<string, any>;
   /** kubectl's stderr for refused creates, and the operator Backups in the namespace before and after them. */
@@ -79,6 +81,19 @@ export async function runSchedules(
     return got.status?.reason === 'LastRunSucceeded' ? got : undefined;
   }, `DatabaseBackupSchedule ${name} LastRunSucceeded`);
 
+  // the next run fails: the CronJob's last schedule passes its last success, no Job active; the
+  // operator's failed reason has the scheduled one's value (api/v1alpha1/condition_types.go)
+  const failedAt = new Date(Date.parse(scheduledAt) + 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
+  await kubectl.ok(['patch', 'cronjobs', name, '-n', ns, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { lastScheduleTime: failedAt } })]);
+  await kubectl.ok([
+    'patch', 'backups.k8s.mariadb.com', name, '-n', ns, '--subresource=status', '--type=merge', '-p',
+    JSON.stringify({ status: { conditions: [{ type: 'Complete', status: 'False', reason: 'CronJobScheduled', message: 'Failed', lastTransitionTime: failedAt }] } }),
+  ]);
+  const failed = await eventually(async () => {
+    const got = await kubectl.json(['get', 'dbbs', name, '-n', ns]);
+    return got.status?.reason === 'LastRunFailed' && got.status?.lastFailedTime ? got : undefined;
+  }, `DatabaseBackupSchedule ${name} LastRunFailed with lastFailedTime`);
+
   await kubectl.ok(['patch', 'dbbs', name, '-n', ns, '--type=merge', '-p', '{"spec":{"suspend":true}}']);
   const suspended = (await kubectl.json(['get', 'backups.k8s.mariadb.com', name, '-n', ns])).spec.schedule;
 
@@ -98,6 +113,7 @@ export async function runSchedules(
     created,
     operatorObject,
     ran,
+    failed,
     suspended,
     refusals: { redis: redis.stderr, sixFields: sixFields.stderr, before, after },
     deleted: { stdout: deleted.stdout, stderr: deleted.stderr, gone },

@@ -36,8 +36,8 @@ import { mariadbSchedules } from './schedule';
  *   `JobComplete` "Success", `Complete=False` `JobRunning` "Running" / `JobSuspended`, and, the
  *   trap, `Complete=True` reason `JobFailed` "Failed" for a FAILED Job: the completion flag
  *   alone says a failed backup is complete. For a CronJob: SetCompleteWithCronJob writes
- *   `CronJobScheduled` "Scheduled", `CronJobRunning`, `CronJobFailed` (all False) and
- *   `CronJobSuccess` (True). Before a Job exists the controller writes `Complete=False` reason
+ *   `CronJobScheduled` "Scheduled", `CronJobRunning`, `CronJobScheduled` "Failed" (sic: the
+ *   failed reason's constant has the scheduled one's value; all False) and `CronJobSuccess` (True). Before a Job exists the controller writes `Complete=False` reason
  *   `Failed` with its error ("MariaDB not ready" while `mariaDbRef.waitForIt`) and retries.
  * - Once a one-off Backup is complete, cleanupJobs deletes its Job beyond the history limits
  *   (`successfulJobsHistoryLimit` / `failedJobsHistoryLimit`, 5 each): the Job may be gone,

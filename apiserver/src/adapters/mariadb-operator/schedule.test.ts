@@ -83,10 +83,17 @@ describe('mariadb-operator schedules: a Backup with spec.schedule', () => {
       { reason: 'LastRunSucceeded', lastSuccessfulTime: '2026-07-02T03:01:10Z', message: 'Success' },
     ],
     [
-      'the last run failed: CronJobFailed dates it',
-      complete('False', 'CronJobFailed', 'Failed'),
+      // as v26 writes it: ConditionReasonCronJobFailed is declared "CronJobScheduled", the message says Failed
+      'the last run failed: the operator\'s "Failed" condition dates it',
+      complete('False', 'CronJobScheduled', 'Failed'),
       { lastScheduleTime: '2026-07-02T03:00:00Z', lastSuccessfulTime: '2026-07-01T03:01:10Z' },
       { reason: 'LastRunFailed', lastFailedTime: T, lastSuccessfulTime: '2026-07-01T03:01:10Z' },
+    ],
+    [
+      'the last run failed, with a CronJobFailed reason should upstream give it its own value',
+      complete('False', 'CronJobFailed', 'Failed'),
+      { lastScheduleTime: '2026-07-02T03:00:00Z', lastSuccessfulTime: '2026-07-01T03:01:10Z' },
+      { reason: 'LastRunFailed', lastFailedTime: T },
     ],
     [
       // the trap: SetCompleteWithCronJob says CronJobScheduled while there is no success at all

@@ -18,10 +18,12 @@ import { cronJobType } from './cronJobType';
  * reconcileCronJob) keeps a CronJob of the Backup's name and patches its schedule, suspend and
  * timeZone from the Backup on every reconcile; kube's CronJob controller makes each run a Job
  * `<cronjob>-<minutes>`. The Backup's only status is the `Complete` condition
- * SetCompleteWithCronJob writes (pkg/condition/complete.go): `CronJobScheduled` while the
- * CronJob has no lastScheduleTime or no lastSuccessfulTime, `CronJobRunning` /
- * `CronJobFailed` when the last success is older than the last schedule (with / without active
- * Jobs), `CronJobSuccess` (True) otherwise.
+ * SetCompleteWithCronJob writes (pkg/condition/complete.go): `CronJobScheduled` "Scheduled" while
+ * the CronJob has no lastScheduleTime or no lastSuccessfulTime, `CronJobRunning` "Running" /
+ * "Failed" when the last success is older than the last schedule (with / without active Jobs),
+ * `CronJobSuccess` (True; `CronJobSucess` before v25) otherwise. The failed reason is no
+ * `CronJobFailed`: api/v1alpha1/condition_types.go declares `ConditionReasonCronJobFailed string =
+ * "CronJobScheduled"`, so only the message "Failed" tells it from a schedule that never ran.
  *
  * The runs are not served as DatabaseBackups: a Job of a CronJob is no object of the operator,
  * and the store serves one object per operator object. The schedule's status carries the last
@@ -74,6 +76,16 @@ function runState(source: KubeObject, related: RelatedLookup) {
   return { complete, cronJob, lastScheduleTime, lastSuccessfulTime, active, failed };
 }
 
+/**
+ * The operator's Complete condition says the last run failed: `False` with the message "Failed"
+ * (reason `CronJobScheduled`, see above), or the reason `CronJobFailed` should upstream ever
+ * give the constant its own value.
+ */
+function saysFailed(complete: ReturnType<typeof findCondition>): boolean {
+  if (complete?.status !== 'False') return false;
+  return complete.reason === 'CronJobFailed' || (complete.reason === 'CronJobScheduled' && complete.message === 'Failed');
+}
+
 function reasonOf(suspended: boolean, run: ReturnType<typeof runState>): { reason: string; message?: string } {
   const words = asString(run.complete?.message);
   if (suspended) return { reason: 'Suspended', message: 'spec.suspend is true: no new runs start' };
@@ -119,8 +131,8 @@ export const mariadbSchedules: ScheduleSide = {
     const run = runState(source, related);
     const retention = asString(spec.maxRetention);
     const next = nextRun(source, run.lastScheduleTime);
-    // the operator's CronJobFailed condition is the one failure it dates
-    const failedAt = run.complete?.reason === 'CronJobFailed' ? asString(run.complete.lastTransitionTime) : undefined;
+    // the operator's failed condition is the one failure it dates
+    const failedAt = saysFailed(run.complete) ? asString(run.complete?.lastTransitionTime) : undefined;
     const conditions = conditionsOf(run.complete);
     return {
       apiVersion: 'dbaas.platform.dev/v1alpha1',

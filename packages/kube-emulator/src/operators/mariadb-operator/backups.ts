@@ -9,6 +9,7 @@ import { MARIADB_KIND } from './mariadbKind';
 import { mariadbBackupDemo } from './backupDemo';
 import { MARIADB_RESTORE_KIND, reconcileBootstrap, reconcileRestore } from './restore';
 import { completeWithJob, isTrue, type Cond } from './completeWithJob';
+import { completeWithCronJob } from './completeWithCronJob';
 
 /** Backup (k8s.mariadb.com/v1alpha1): one run (a Job), or with spec.schedule a series (a CronJob). */
 export const MARIADB_BACKUP_KIND: CustomKind = {
@@ -135,18 +136,6 @@ export function cronJobPatch(existing: StoredObject, desired: Record<string, any
     changed = true;
   }
   return changed ? { ...existing, spec } : undefined;
-}
-
-/** SetCompleteWithCronJob: from the CronJob's lastScheduleTime, lastSuccessfulTime and active Jobs. */
-export function completeWithCronJob(cronJob: StoredObject | undefined): Cond {
-  const s = (cronJob?.status ?? {}) as Record<string, any>;
-  if (!s.lastScheduleTime || !s.lastSuccessfulTime)
-    return { type: 'Complete', status: 'False', reason: 'CronJobScheduled', message: 'Scheduled' };
-  if (Date.parse(s.lastSuccessfulTime) < Date.parse(s.lastScheduleTime))
-    return (s.active ?? []).length
-      ? { type: 'Complete', status: 'False', reason: 'CronJobRunning', message: 'Running' }
-      : { type: 'Complete', status: 'False', reason: 'CronJobFailed', message: 'Failed' };
-  return { type: 'Complete', status: 'True', reason: 'CronJobSuccess', message: 'Success' };
 }
 
 /**
