@@ -91,9 +91,11 @@ export function BackupsCard(props: {
   engine?: DatabaseEngine;
   /** What the backend says the caller may do (the portal's policy and the cluster's RBAC); unknown: the policy alone. */
   actions?: Pick<InstanceActions, 'backUp' | 'deleteBackups'>;
+  /** Told the runs whenever they change (the page's timeline shows them). */
+  onRuns?(runs: DatabaseBackup[]): void;
 }) {
   const api = useApi(databasesApiRef);
-  const { instanceRef, instance, engine, actions } = props;
+  const { instanceRef, instance, engine, actions, onRuns } = props;
   const resourceRef = instanceResourceRef(instanceRef.cluster, instanceRef.namespace, instanceRef.name);
   const createPermission = usePermission({ permission: databasesBackupCreatePermission, resourceRef });
   const removePermission = usePermission({ permission: databasesBackupDeletePermission, resourceRef });
@@ -132,6 +134,10 @@ export function BackupsCard(props: {
     });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [api, none, instanceRef.cluster, instanceRef.namespace, instanceRef.name]);
+
+  useEffect(() => {
+    if (backups) onRuns?.(backups);
+  }, [backups, onRuns]);
 
   const blocker = backupBlocker(instance, create.allowed, engine);
   const restoreOff = restoreBlocker(restoreAllowed.allowed, engine);

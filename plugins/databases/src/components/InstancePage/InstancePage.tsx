@@ -18,6 +18,7 @@ import {
   PhaseTransition,
   PortalInstance,
   RequestRecord,
+  type DatabaseBackup,
   type DatabaseEngine,
   type InstanceActions as AllowedActions,
 } from '@internal/plugin-databases-common';
@@ -82,6 +83,8 @@ export function InstancePage(props: { instanceRef: InstanceRef }) {
   const [deleted, setDeleted] = useState(false);
   const [transitions, setTransitions] = useState<PhaseTransition[]>([]);
   const [requests, setRequests] = useState<RequestRecord[]>([]);
+  // the backup runs the Backups card follows live, for the timeline
+  const [runs, setRuns] = useState<DatabaseBackup[]>([]);
   // The engine (from DatabaseEngine) says which versions and replica counts the actions may offer.
   const [engineInfo, setEngineInfo] = useState<DatabaseEngine>();
   const resourceRef = instanceResourceRef(instanceRef.cluster, instanceRef.namespace, instanceRef.name);
@@ -265,7 +268,7 @@ export function InstancePage(props: { instanceRef: InstanceRef }) {
         </Grid>
         {!deleted && (
           <Grid item xs={12}>
-            <BackupsCard instanceRef={instanceRef} instance={instance} engine={engineInfo} actions={actions} />
+            <BackupsCard instanceRef={instanceRef} instance={instance} engine={engineInfo} actions={actions} onRuns={setRuns} />
           </Grid>
         )}
         {/* an engine without backup objects says so once, in the Backups card */}
@@ -281,7 +284,7 @@ export function InstancePage(props: { instanceRef: InstanceRef }) {
         </Grid>
         <Grid item xs={12}>
           <InfoCard title="Lifecycle">
-            <LifecycleTimeline entries={buildTimeline(transitions, requests)} />
+            <LifecycleTimeline entries={buildTimeline(transitions, requests, { backups: runs, instance })} />
           </InfoCard>
         </Grid>
         <Grid item xs={12}>
