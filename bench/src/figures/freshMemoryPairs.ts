@@ -16,13 +16,17 @@ export interface PerInstanceMemory {
   rssRange: [number, number];
 }
 
-/** Memory of a fresh apiserver over the emulator as it is now, every list format served once. */
+/**
+ * Memory of a fresh apiserver over the emulator as it is now, every list format served once,
+ * once V8's memory reducer gave back what the start-up burst fragmented (as the memory figure is
+ * taken: right after the lists, what the burst left varies by more than a small difference).
+ */
 async function freshMemory(ctx: SizeContext): Promise<MemoryUsage> {
   const apiserver = await ctx.cluster.startApiserver();
   try {
     await apiserver.waitReady();
     await warmLists(ctx.cluster, apiserver);
-    return await apiserver.memory();
+    return await apiserver.memory({ settleMs: ctx.iterations.settleMs });
   } finally {
     await apiserver.stop();
   }
@@ -58,7 +62,7 @@ export async function freshMemoryPairs(ctx: SizeContext, states: { a(): void; b(
 /** The figure's note: the range, and where the growth is. */
 export function pairsNote(m: PerInstanceMemory): string {
   return (
-    `median of ${MEMORY_PAIRS} pairs of fresh apiservers (RSS ${m.rssRange.map(v => v.toFixed(2)).join(' to ')}), lists served; ` +
+    `median of ${MEMORY_PAIRS} pairs of fresh apiservers (RSS ${m.rssRange.map(v => v.toFixed(2)).join(' to ')}), lists served, settled; ` +
     `heap ${m.heapUsed.toFixed(2)} KiB, external ${m.external.toFixed(2)} KiB per instance`
   );
 }
