@@ -1,28 +1,24 @@
 import type { Request } from 'express';
 import type Router from 'express-promise-router';
 import { z } from 'zod/v3';
-import { InputError, NotAllowedError, NotFoundError, ServiceUnavailableError } from '@backstage/errors';
+import { InputError, NotAllowedError, NotFoundError } from '@backstage/errors';
 import {
   databasesBackupCreatePermission,
   databasesBackupDeletePermission,
-  databasesInstanceReadPermission,
   type DeleteBackupResponse,
-  type ListBackupsResponse,
   type PortalBackup,
   type PortalInstance,
   type RequestRecord,
 } from '@internal/plugin-databases-common';
 import type { DatabasesService } from '../service/DatabasesService';
-import { toBackstageError } from '../service/toBackstageError';
 import { KubeRequestError } from '../kube/KubeRequestError';
-import type { InstanceAuthorizer } from '../permissions/InstanceAuthorizer';
 import type { InstanceCaller } from '../instances/InstanceRequests';
 import { dnsLabel, instanceParams, parse } from '../requestSchemas';
 import { backupName } from './backupName';
-import { streamListWatch } from '../events/streamListWatch';
+import { serveLiveList, type LiveListDeps } from '../events/serveLiveList';
 
-/** What the backup routes take from the router. */
-export interface BackupRoutesOptions {
+/** What the backup routes (and the schedule routes) take from the router. */
+export interface BackupRoutesOptions extends LiveListDeps {
   /** The instance of the path, read as the user (their 403 or 404 if they may not), and who asks. */
   readInstance(req: Request): Promise<{ p: z.infer<typeof instanceParams>; who: InstanceCaller; resource: PortalInstance }>;
   /** Runs a write, recorded in the instance's history and audited (not a dry run). */
@@ -37,10 +33,6 @@ export interface BackupRoutesOptions {
     answered?: number,
   ): Promise<T>;
   service: DatabasesService;
-  authorizer: InstanceAuthorizer;
-  /** Live streams open on this backend, shared with the instance events' streams. */
-  streams: { open: number };
-  maxStreams: number;
 }
 
 const backupParams = instanceParams.extend({ backup: dnsLabel });
@@ -61,34 +53,15 @@ const createBody = z
  * `databases.backup.delete` (on the instance, so its owner rules apply) to change them.
  */
 export function addBackupRoutes(router: ReturnType<typeof Router>, options: BackupRoutesOptions): void {
-  const { readInstance, write, service, authorizer, streams, maxStreams } = options;
+  const { readInstance, write, service, authorizer } = options;
   const base = '/clusters/:cluster/namespaces/:namespace/instances/:name/backups';
 
-  router.get(base, async (req, res) => {
-    const { p, who, resource } = await readInstance(req);
-    if (!(await authorizer.allows(databasesInstanceReadPermission, who.credentials, resource))) {
-      throw new NotAllowedError(`not allowed to read ${p.name}`);
-    }
-    const live = req.accepts(['application/json', 'text/event-stream']) === 'text/event-stream';
-    if (live && streams.open >= maxStreams) {
-      throw new ServiceUnavailableError(`${maxStreams} event streams are open on this backend; ask for the list instead`);
-    }
-    const watch = service.instanceBackups(who.as, p.cluster, p.namespace, p.name);
-    let first: Awaited<ReturnType<typeof watch.list>>;
-    try {
-      first = await watch.list();
-    } catch (e) {
-      throw toBackstageError(e);
-    }
-    res.setHeader('Cache-Control', 'no-store');
-    if (!live) {
-      const body: ListBackupsResponse = { cluster: p.cluster, items: first.items };
-      res.json(body);
-      return;
-    }
-    streams.open += 1;
-    await streamListWatch(res, watch, first, { list: 'backups', change: 'backup', with: { cluster: p.cluster } }).finally(() => (streams.open -= 1));
-  });
+  router.get(base, (req, res) =>
+    serveLiveList(req, res, options, {
+      watch: (p, who) => service.instanceBackups(who.as, p.cluster, p.namespace, p.name),
+      frames: { list: 'backups', change: 'backup' },
+    }),
+  );
 
   router.post(base, async (req, res) => {
     // no body at all is "back up now"; a body that is not JSON was not read, and must not count as none

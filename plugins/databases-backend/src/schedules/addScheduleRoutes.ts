@@ -1,20 +1,17 @@
 import type { Request } from 'express';
 import type Router from 'express-promise-router';
 import { z } from 'zod/v3';
-import { InputError, NotAllowedError, NotFoundError, ServiceUnavailableError } from '@backstage/errors';
+import { InputError, NotAllowedError, NotFoundError } from '@backstage/errors';
 import {
-  databasesInstanceReadPermission,
   databasesScheduleUpdatePermission,
   type DatabaseBackupSchedule,
   type DeleteScheduleResponse,
-  type ListSchedulesResponse,
   type PortalSchedule,
 } from '@internal/plugin-databases-common';
 import type { BackupRoutesOptions } from '../backups/addBackupRoutes';
 import { KubeRequestError } from '../kube/KubeRequestError';
-import { streamListWatch } from '../events/streamListWatch';
+import { serveLiveList } from '../events/serveLiveList';
 import { dnsLabel, instanceParams, parse } from '../requestSchemas';
-import { toBackstageError } from '../service/toBackstageError';
 import { createSchedule, deleteSchedule, getSchedule, updateSchedule, type ScheduleTarget } from './scheduleRequests';
 import { scheduleName } from './scheduleName';
 import { SchedulesWatch } from './SchedulesWatch';
@@ -61,7 +58,7 @@ const isAlreadyExists = (e: unknown) => e instanceof KubeRequestError && e.statu
  * change them. Every write is recorded in the instance's history and audited.
  */
 export function addScheduleRoutes(router: ReturnType<typeof Router>, options: BackupRoutesOptions): void {
-  const { readInstance, write, service, authorizer, streams, maxStreams } = options;
+  const { readInstance, write, service, authorizer } = options;
   const base = '/clusters/:cluster/namespaces/:namespace/instances/:name/schedules';
 
   /** The instance of the path, and the caller allowed to change its schedules (else a 403). */
@@ -83,31 +80,12 @@ export function addScheduleRoutes(router: ReturnType<typeof Router>, options: Ba
     return found;
   }
 
-  router.get(base, async (req, res) => {
-    const { p, who, resource } = await readInstance(req);
-    if (!(await authorizer.allows(databasesInstanceReadPermission, who.credentials, resource))) {
-      throw new NotAllowedError(`not allowed to read ${p.name}`);
-    }
-    const live = req.accepts(['application/json', 'text/event-stream']) === 'text/event-stream';
-    if (live && streams.open >= maxStreams) {
-      throw new ServiceUnavailableError(`${maxStreams} event streams are open on this backend; ask for the list instead`);
-    }
-    const watch = new SchedulesWatch(service.client(p.cluster), who.as, { namespace: p.namespace, instance: p.name });
-    let first: Awaited<ReturnType<typeof watch.list>>;
-    try {
-      first = await watch.list();
-    } catch (e) {
-      throw toBackstageError(e);
-    }
-    res.setHeader('Cache-Control', 'no-store');
-    if (!live) {
-      const body: ListSchedulesResponse = { cluster: p.cluster, items: first.items };
-      res.json(body);
-      return;
-    }
-    streams.open += 1;
-    await streamListWatch(res, watch, first, { list: 'schedules', change: 'schedule', with: { cluster: p.cluster } }).finally(() => (streams.open -= 1));
-  });
+  router.get(base, (req, res) =>
+    serveLiveList(req, res, options, {
+      watch: (p, who) => new SchedulesWatch(service.client(p.cluster), who.as, { namespace: p.namespace, instance: p.name }),
+      frames: { list: 'schedules', change: 'schedule' },
+    }),
+  );
 
   router.post(base, async (req, res) => {
     if (req.is('application/json') !== 'application/json') throw new InputError('invalid body: it must be JSON (Content-Type: application/json)');
