@@ -1,7 +1,7 @@
 import express, { type Request } from 'express';
 import Router from 'express-promise-router';
 import { z } from 'zod/v3';
-import { InputError, NotAllowedError, NotFoundError, ServiceUnavailableError } from '@backstage/errors';
+import { InputError, NotAllowedError, NotFoundError } from '@backstage/errors';
 import type {
   AuditorService,
   BackstageCredentials,
@@ -37,7 +37,7 @@ import type { InstanceAuthorizer } from './permissions/InstanceAuthorizer';
 import { InstanceRequests, type InstanceCaller } from './instances/InstanceRequests';
 import type { HistoryStore } from './history/HistoryStore';
 import type { EventsHub } from './events/EventsHub';
-import { streamListWatch } from './events/streamListWatch';
+import { serveLiveList } from './events/serveLiveList';
 import { recordedWrite } from './instances/recordedWrite';
 import { instanceActions } from './instances/instanceActions';
 import { clusterParams, dnsLabel, instanceName, instanceParams, namespaceParams, parse } from './requestSchemas';
@@ -369,34 +369,13 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
   // its namespace in Kubernetes (asked as the user) sees them. Never cached. Asked with
   // `Accept: text/event-stream`, the list is followed by every change (a watch as the user) for
   // as long as the page stays open; at most MAX_EVENT_STREAMS such streams at once.
-  router.get('/clusters/:cluster/namespaces/:namespace/instances/:name/events', async (req, res) => {
-    const { p, who, resource } = await readInstance(req);
-    if (!(await authorizer.allows(databasesInstanceReadPermission, who.credentials, resource))) {
-      throw new NotAllowedError(`not allowed to read ${p.name}`);
-    }
-    const live = req.accepts(['application/json', 'text/event-stream']) === 'text/event-stream';
-    if (live && eventStreams.open >= MAX_EVENT_STREAMS) {
-      throw new ServiceUnavailableError(`${MAX_EVENT_STREAMS} event streams are open on this backend; ask for the list instead`);
-    }
-    const watch = service.instanceEvents(who.as, p.cluster, {
-      namespace: p.namespace,
-      name: p.name,
-      uid: resource.instance.metadata.uid,
-    });
-    let first: Awaited<ReturnType<typeof watch.list>>;
-    try {
-      first = await watch.list();
-    } catch (e) {
-      throw toBackstageError(e);
-    }
-    res.setHeader('Cache-Control', 'no-store');
-    if (!live) {
-      res.json({ items: first.items });
-      return;
-    }
-    eventStreams.open += 1;
-    await streamListWatch(res, watch, first, { list: 'events', change: 'event' }).finally(() => (eventStreams.open -= 1));
-  });
+  router.get('/clusters/:cluster/namespaces/:namespace/instances/:name/events', (req, res) =>
+    serveLiveList(req, res, { readInstance, authorizer, streams: eventStreams, maxStreams: MAX_EVENT_STREAMS }, {
+      watch: (p, who, resource) =>
+        service.instanceEvents(who.as, p.cluster, { namespace: p.namespace, name: p.name, uid: resource.instance.metadata.uid }),
+      frames: { list: 'events', change: 'event' },
+    }),
+  );
 
   router.get('/clusters/:cluster/namespaces/:namespace/instances/:name/history', async (req, res) => {
     const p = parse(instanceParams, req.params, 'path');

@@ -221,6 +221,7 @@ export interface InstanceKubeEvent {
 
 /** `GET /clusters/:cluster/namespaces/:namespace/instances/:name/events` answer: newest last. */
 export interface InstanceEventsResponse {
+  cluster: string;
   items: InstanceKubeEvent[];
 }
 

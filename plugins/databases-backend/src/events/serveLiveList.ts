@@ -18,7 +18,7 @@ export interface LiveListDeps {
 }
 
 /**
- * One instance's objects of a kind (its backups, its schedules) as the user may list them:
+ * One instance's objects of a kind (its events, backups, schedules) as the user may list them:
  * `databases.instance.read` first, then a list as the user (their RBAC decides), answered as JSON
  * (`{ cluster, items }`), or, asked with `Accept: text/event-stream`, followed live: the list,
  * then every change (see streamListWatch). Never cached.
@@ -27,7 +27,10 @@ export async function serveLiveList<T, C>(
   req: Request,
   res: Response,
   deps: LiveListDeps,
-  list: { watch(p: { cluster: string; namespace: string; name: string }, who: InstanceCaller): SelectedListWatch<T, C>; frames: { list: string; change: string } },
+  list: {
+    watch(p: { cluster: string; namespace: string; name: string }, who: InstanceCaller, resource: PortalInstance): SelectedListWatch<T, C>;
+    frames: { list: string; change: string };
+  },
 ): Promise<void> {
   const { p, who, resource } = await deps.readInstance(req);
   if (!(await deps.authorizer.allows(databasesInstanceReadPermission, who.credentials, resource))) {
@@ -37,7 +40,7 @@ export async function serveLiveList<T, C>(
   if (live && deps.streams.open >= deps.maxStreams) {
     throw new ServiceUnavailableError(`${deps.maxStreams} event streams are open on this backend; ask for the list instead`);
   }
-  const watch = list.watch(p, who);
+  const watch = list.watch(p, who, resource);
   let first: Awaited<ReturnType<typeof watch.list>>;
   try {
     first = await watch.list();
