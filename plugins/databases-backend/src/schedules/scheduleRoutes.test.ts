@@ -1,21 +1,11 @@
-import type http from 'node:http';
 import type net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { Knex } from 'knex';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { mockCredentials, mockServices, startTestBackend } from '@backstage/backend-test-utils';
-import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
-import { bindClusterRole, startSystem, type System } from '@internal/e2e';
-import { databasesPlugin } from '../plugin';
-import { ORDERS_COMPONENT } from '../__testUtils__/catalogEntities';
-import { emulatorCluster } from '../__testUtils__/emulatorCluster';
+import { mockCredentials } from '@backstage/backend-test-utils';
+import { bindClusterRole } from '@internal/e2e';
 import { eventually } from '../__testUtils__/eventually';
 import { openEvents } from '../__testUtils__/openEvents';
-import { sqliteKnex } from '../__testUtils__/sqliteKnex';
-import { teamIdentityMocks } from '../__testUtils__/teamIdentityMocks';
+import { useSeededBackend } from '../__testUtils__/useSeededBackend';
 
 jest.setTimeout(60_000);
 
@@ -26,72 +16,32 @@ const carol = mockCredentials.user.header('user:default/carol');
 const BASE = '/api/databases/clusters/local/namespaces/team-a/instances';
 const MARIADB_BACKUPS = { group: 'k8s.mariadb.com', version: 'v1alpha1', plural: 'backups' };
 
-/** What the plugin handed to the auditor service, in order. */
-const audited: Array<{ eventId: string; severityLevel?: string; outcome: string }> = [];
-
 describe('backup schedules of an instance through the databases backend (emulator + apiserver)', () => {
-  let system: System;
-  let knex: Knex;
-  let server: http.Server;
-  let stop: () => Promise<void>;
-  let dir = '';
+  const backend = useSeededBackend();
+  const { audited } = backend;
 
   /** mariadb-operator's Backups in team-a that carry a schedule, by name. */
   const operatorSchedules = () =>
-    system.emulator.store
+    backend.system.emulator.store
       .list(MARIADB_BACKUPS, 'team-a')
       .filter((o: any) => o.spec?.schedule)
       .map((o: any) => o.metadata.name)
       .sort();
-  const operatorObject = (name: string) => system.emulator.store.get(MARIADB_BACKUPS, 'team-a', name) as any;
-  const history = async () => (await request(server).get(`${BASE}/orders-db/history`).set('Authorization', alice)).body.requests as any[];
-
-  beforeAll(async () => {
-    system = await startSystem({ seed: true });
-    system.emulator.operators.settle();
-    dir = mkdtempSync(path.join(os.tmpdir(), 'databases-schedules-'));
-    knex = sqliteKnex(path.join(dir, 'history.sqlite'));
-    const backend = await startTestBackend({
-      features: [
-        databasesPlugin,
-        mockServices.rootConfig.factory({ data: { databases: { clusters: [emulatorCluster(system)], requestTimeoutMs: 5000 } } }),
-        mockServices.database.factory({ knex }),
-        ...teamIdentityMocks(),
-        catalogServiceMock.factory({ entities: [ORDERS_COMPONENT] }),
-        mockServices.auditor.mock({
-          createEvent: (async (options: any) => {
-            const event = { eventId: options.eventId, severityLevel: options.severityLevel };
-            return {
-              success: async () => void audited.push({ ...event, outcome: 'success' }),
-              fail: async () => void audited.push({ ...event, outcome: 'failure' }),
-            };
-          }) as any,
-        }).factory,
-      ],
-    });
-    server = backend.server;
-    stop = () => backend.stop();
-  });
-
-  afterAll(async () => {
-    await stop?.().catch(() => undefined);
-    await knex?.destroy();
-    await system?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  const operatorObject = (name: string) => backend.system.emulator.store.get(MARIADB_BACKUPS, 'team-a', name) as any;
+  const history = async () => (await request(backend.server).get(`${BASE}/orders-db/history`).set('Authorization', alice)).body.requests as any[];
 
   it("an editor (dbaas-edit) may read schedules but not write them: Kubernetes says so, and the instance's actions say so first", async () => {
-    const list = await request(server).get(`${BASE}/orders-db/schedules`).set('Authorization', alice);
+    const list = await request(backend.server).get(`${BASE}/orders-db/schedules`).set('Authorization', alice);
     expect(list.status).toBe(200);
     expect(list.headers['cache-control']).toBe('no-store');
     expect(list.body).toEqual({ cluster: 'local', items: [] });
-    const page = await request(server).get(`${BASE}/orders-db`).set('Authorization', alice);
+    const page = await request(backend.server).get(`${BASE}/orders-db`).set('Authorization', alice);
     expect(page.body.actions).toMatchObject({ backUp: true, createSchedule: false, updateSchedules: false, deleteSchedules: false });
-    const refused = await request(server).post(`${BASE}/orders-db/schedules`).set('Authorization', alice).send({ schedule: '0 2 * * *' });
+    const refused = await request(backend.server).post(`${BASE}/orders-db/schedules`).set('Authorization', alice).send({ schedule: '0 2 * * *' });
     expect(refused.status).toBe(403);
     expect(refused.body.error.message).toMatch(/cannot create resource "databasebackupschedules"/);
     // another team may not even read them
-    const other = await request(server).get(`${BASE}/orders-db/schedules`).set('Authorization', bob);
+    const other = await request(backend.server).get(`${BASE}/orders-db/schedules`).set('Authorization', bob);
     expect(other.status).toBe(403);
     expect(operatorSchedules()).toEqual([]);
   });
@@ -99,17 +49,17 @@ describe('backup schedules of an instance through the databases backend (emulato
   describe('as dbaas-admin of team-a', () => {
     let undo: () => void;
     beforeAll(() => {
-      undo = bindClusterRole(system.emulator, { name: 'alice-admin', namespace: 'team-a', clusterRole: 'dbaas-admin', user: 'user:default/alice' });
+      undo = bindClusterRole(backend.system.emulator, { name: 'alice-admin', namespace: 'team-a', clusterRole: 'dbaas-admin', user: 'user:default/alice' });
     });
     afterAll(() => undo?.());
 
     it('POST schedules orders-db (a dry run first, which writes nothing), named after it; a second one gets a suffix', async () => {
-      const dry = await request(server).post(`${BASE}/orders-db/schedules`).set('Authorization', alice).send({ schedule: '*/5 * * * *', dryRun: true });
+      const dry = await request(backend.server).post(`${BASE}/orders-db/schedules`).set('Authorization', alice).send({ schedule: '*/5 * * * *', dryRun: true });
       expect(dry.status).toBe(200);
       expect(dry.body.schedule.spec).toMatchObject({ instanceRef: { name: 'orders-db' }, schedule: '*/5 * * * *' });
       expect(operatorSchedules()).toEqual([]);
 
-      const res = await request(server).post(`${BASE}/orders-db/schedules`).set('Authorization', alice).send({ schedule: '*/5 * * * *', retention: '7d' });
+      const res = await request(backend.server).post(`${BASE}/orders-db/schedules`).set('Authorization', alice).send({ schedule: '*/5 * * * *', retention: '7d' });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({
         cluster: 'local',
@@ -118,7 +68,7 @@ describe('backup schedules of an instance through the databases backend (emulato
       });
       // the operator's own object, in its dialect: a Backup with spec.schedule and maxRetention
       expect(operatorObject('orders-db-backups').spec).toMatchObject({ schedule: { cron: '*/5 * * * *', suspend: false }, maxRetention: '168h' });
-      const second = await request(server).post(`${BASE}/orders-db/schedules`).set('Authorization', alice).send({ schedule: '0 3 * * 0' });
+      const second = await request(backend.server).post(`${BASE}/orders-db/schedules`).set('Authorization', alice).send({ schedule: '0 3 * * 0' });
       expect(second.status).toBe(201);
       expect(second.body.schedule.metadata.name).toMatch(/^orders-db-backups-[a-z0-9]{5}$/);
       expect(operatorSchedules()).toEqual(['orders-db-backups', second.body.schedule.metadata.name].sort());
@@ -131,28 +81,28 @@ describe('backup schedules of an instance through the databases backend (emulato
 
     it("refusals are the apiserver's, field by field, and write nothing: a bad cron, retention, an engine without schedules, a bad body", async () => {
       const before = operatorSchedules();
-      const cron = await request(server).post(`${BASE}/orders-db/schedules`).set('Authorization', alice).send({ schedule: '61 * * * *' });
+      const cron = await request(backend.server).post(`${BASE}/orders-db/schedules`).set('Authorization', alice).send({ schedule: '61 * * * *' });
       expect(cron.status).toBe(400);
       expect(cron.body.error).toMatchObject({ name: 'InputError', message: expect.stringMatching(/spec\.schedule/) });
-      const retention = await request(server).post(`${BASE}/orders-db/schedules`).set('Authorization', alice).send({ schedule: '0 2 * * *', retention: 'forever' });
+      const retention = await request(backend.server).post(`${BASE}/orders-db/schedules`).set('Authorization', alice).send({ schedule: '0 2 * * *', retention: 'forever' });
       expect(retention.status).toBe(400);
       expect(retention.body.error.message).toMatch(/spec\.retention/);
-      const redis = await request(server).post(`${BASE}/orders-cache/schedules`).set('Authorization', alice).send({ schedule: '0 2 * * *' });
+      const redis = await request(backend.server).post(`${BASE}/orders-cache/schedules`).set('Authorization', alice).send({ schedule: '0 2 * * *' });
       expect(redis.status).toBe(400);
       expect(redis.body.error.message).toMatch(/redis-operator has no backup objects/);
-      const mysql = await request(server).post(`${BASE}/payments-db/schedules`).set('Authorization', alice).send({ schedule: '0 2 * * *' });
+      const mysql = await request(backend.server).post(`${BASE}/payments-db/schedules`).set('Authorization', alice).send({ schedule: '0 2 * * *' });
       expect(mysql.status).toBe(400);
       expect(mysql.body.error.message).toMatch(/spec\.backupSchedules/);
       for (const body of [{}, { schedule: '' }, { schedule: 5 }, { schedule: '0 2 * * *', suspend: 'yes' }, { schedule: '0 2 * * *', name: 'x' }, []]) {
-        const res = await request(server).post(`${BASE}/orders-db/schedules`).set('Authorization', alice).send(body);
+        const res = await request(backend.server).post(`${BASE}/orders-db/schedules`).set('Authorization', alice).send(body);
         expect([res.status, res.body.error?.name]).toEqual([400, 'InputError']);
       }
-      const text = await request(server).post(`${BASE}/orders-db/schedules`).set('Authorization', alice).set('Content-Type', 'text/plain').send('{"schedule":"0 2 * * *"}');
+      const text = await request(backend.server).post(`${BASE}/orders-db/schedules`).set('Authorization', alice).set('Content-Type', 'text/plain').send('{"schedule":"0 2 * * *"}');
       expect(text.status).toBe(400);
       // carol may administer team-a in Kubernetes, but the policy lets owners alone write
-      const undoCarol = bindClusterRole(system.emulator, { name: 'carol-admin', namespace: 'team-a', clusterRole: 'dbaas-admin', user: 'user:default/carol' });
+      const undoCarol = bindClusterRole(backend.system.emulator, { name: 'carol-admin', namespace: 'team-a', clusterRole: 'dbaas-admin', user: 'user:default/carol' });
       try {
-        const policy = await request(server).post(`${BASE}/orders-db/schedules`).set('Authorization', carol).send({ schedule: '0 2 * * *' });
+        const policy = await request(backend.server).post(`${BASE}/orders-db/schedules`).set('Authorization', carol).send({ schedule: '0 2 * * *' });
         expect(policy.status).toBe(403);
         expect(policy.body.error.message).toBe('not allowed to change the backup schedules of orders-db');
       } finally {
@@ -162,7 +112,7 @@ describe('backup schedules of an instance through the databases backend (emulato
     });
 
     it('PATCH suspends, guarded by the version read (a stale one is a 409), and retention null goes back to the default; live on the stream', async () => {
-      const port = (server.address() as net.AddressInfo).port;
+      const port = (backend.server.address() as net.AddressInfo).port;
       const stream = openEvents(port, 'alice', `${BASE}/orders-db/schedules`);
       try {
         await stream.ready;
@@ -172,18 +122,18 @@ describe('backup schedules of an instance through the databases backend (emulato
         const read = listed.find((s: any) => s.metadata.name === 'orders-db-backups');
         expect(read.spec.retention).toBe('168h');
 
-        const stale = await request(server)
+        const stale = await request(backend.server)
           .patch(`${BASE}/orders-db/schedules/orders-db-backups`)
           .set('Authorization', alice)
           .send({ suspend: true, resourceVersion: String(Number(read.metadata.resourceVersion) - 1) });
         expect(stale.status).toBe(409);
         expect(operatorObject('orders-db-backups').spec.schedule.suspend).toBe(false);
 
-        const dry = await request(server).patch(`${BASE}/orders-db/schedules/orders-db-backups`).set('Authorization', alice).send({ suspend: true, dryRun: true });
+        const dry = await request(backend.server).patch(`${BASE}/orders-db/schedules/orders-db-backups`).set('Authorization', alice).send({ suspend: true, dryRun: true });
         expect([dry.status, dry.body.schedule.spec.suspend]).toEqual([200, true]);
         expect(operatorObject('orders-db-backups').spec.schedule.suspend).toBe(false);
 
-        const res = await request(server)
+        const res = await request(backend.server)
           .patch(`${BASE}/orders-db/schedules/orders-db-backups`)
           .set('Authorization', alice)
           .send({ suspend: true, retention: null, resourceVersion: read.metadata.resourceVersion });
@@ -199,11 +149,11 @@ describe('backup schedules of an instance through the databases backend (emulato
         );
 
         for (const body of [{}, { dryRun: true }, { schedule: 7 }, { suspend: true, name: 'x' }]) {
-          const bad = await request(server).patch(`${BASE}/orders-db/schedules/orders-db-backups`).set('Authorization', alice).send(body);
+          const bad = await request(backend.server).patch(`${BASE}/orders-db/schedules/orders-db-backups`).set('Authorization', alice).send(body);
           expect([bad.status, bad.body.error?.name]).toEqual([400, 'InputError']);
         }
         // the path names the instance: another instance's schedule is not found under it
-        const elsewhere = await request(server).patch(`${BASE}/payments-ledger/schedules/orders-db-backups`).set('Authorization', alice).send({ suspend: false });
+        const elsewhere = await request(backend.server).patch(`${BASE}/payments-ledger/schedules/orders-db-backups`).set('Authorization', alice).send({ suspend: false });
         expect(elsewhere.status).toBe(404);
       } finally {
         stream.close();
@@ -215,15 +165,15 @@ describe('backup schedules of an instance through the databases backend (emulato
       // let go of the answer it gave before it
       await eventually(
         async () => {
-          const { actions } = (await request(server).get(`${BASE}/orders-db`).set('Authorization', alice)).body;
+          const { actions } = (await request(backend.server).get(`${BASE}/orders-db`).set('Authorization', alice)).body;
           return actions?.createSchedule === true && actions.updateSchedules === true && actions.deleteSchedules === true;
         },
         20_000,
         'the admin binding in the instance actions',
       );
-      const missing = await request(server).delete(`${BASE}/orders-db/schedules/no-such-schedule`).set('Authorization', alice);
+      const missing = await request(backend.server).delete(`${BASE}/orders-db/schedules/no-such-schedule`).set('Authorization', alice);
       expect(missing.status).toBe(404);
-      const res = await request(server).delete(`${BASE}/orders-db/schedules/orders-db-backups`).set('Authorization', alice);
+      const res = await request(backend.server).delete(`${BASE}/orders-db/schedules/orders-db-backups`).set('Authorization', alice);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         cluster: 'local',
@@ -232,7 +182,7 @@ describe('backup schedules of an instance through the databases backend (emulato
         warnings: [expect.stringMatching(/^DatabaseBackupSchedule "orders-db-backups": no new runs start; the backups it already took are kept/)],
       });
       expect(operatorSchedules()).not.toContain('orders-db-backups');
-      const list = await request(server).get(`${BASE}/orders-db/schedules`).set('Authorization', alice);
+      const list = await request(backend.server).get(`${BASE}/orders-db/schedules`).set('Authorization', alice);
       expect(list.body.items.map((s: any) => s.metadata.name)).not.toContain('orders-db-backups');
       expect((await history()).filter(r => r.action === 'delete-schedule').map(r => r.outcome.status)).toEqual([404, 200]);
       expect(audited.filter(e => e.eventId === 'instance-delete-schedule').map(e => [e.severityLevel, e.outcome])).toEqual([

@@ -1,4 +1,3 @@
-import { InfoCard } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
 import { usePermission } from '@backstage/plugin-permission-react';
 import {
@@ -32,7 +31,6 @@ import {
   Typography,
 } from '@material-ui/core';
 import DeleteIcon from '@material-ui/icons/Delete';
-import { Alert } from '@material-ui/lab';
 import { useEffect, useState } from 'react';
 import { databasesApiRef, InstanceRef } from '../../api/types';
 import { backupPhaseStyle, formatDuration } from '../../lib/backupPhaseStyle';
@@ -44,6 +42,7 @@ import { applyBackupChange } from './applyBackupChange';
 import { restoreBlocker } from '../../lib/restoreForm';
 import { allowedBoth } from '../../lib/allowedBoth';
 import { RestoreDialog } from './RestoreDialog';
+import { ActionCard } from './ActionCard';
 
 /** Why "Back up now" is off, or undefined when it is offered. The engine (DatabaseEngine) says first. */
 export function backupBlocker(instance: DatabaseInstance, allowed: boolean, engine?: DatabaseEngine): string | undefined {
@@ -280,40 +279,14 @@ export function BackupsCard(props: {
   };
 
   return (
-    <InfoCard
+    <ActionCard
       title="Backups"
-      action={
-        <Box mt={1} mr={1}>
-          {/* a disabled button fires no events: the span carries the tooltip that explains why */}
-          {blocker ? (
-            <Tooltip title={blocker}>
-              <span data-testid="blocked-back-up-now" aria-label={blocker}>
-                {backUpButton}
-              </span>
-            </Tooltip>
-          ) : (
-            backUpButton
-          )}
-        </Box>
-      }
+      action={backUpButton}
+      blocker={blocker}
+      testIds={{ blocked: 'blocked-back-up-now', blocker: 'backup-blocker' }}
+      notice={notice ? { text: notice, severity: 'warning', testId: 'backup-notice', onClose: () => setNotice(undefined) } : undefined}
+      error={actionError !== undefined && !asking && !deleting ? { error: actionError, doing: `back up ${name}` } : undefined}
     >
-      {blocker && (
-        <Typography variant="body2" color="textSecondary" data-testid="backup-blocker">
-          {blocker}
-        </Typography>
-      )}
-      {notice && (
-        <Box mb={2}>
-          <Alert severity="warning" onClose={() => setNotice(undefined)} data-testid="backup-notice">
-            {notice}
-          </Alert>
-        </Box>
-      )}
-      {actionError !== undefined && !asking && !deleting && (
-        <Box mb={2}>
-          <ErrorExplanation error={actionError} doing={`back up ${name}`} />
-        </Box>
-      )}
       {backups && backups.length > 0 && <LastBackups runs={backups} now={now} />}
       {runs()}
 
@@ -370,6 +343,6 @@ export function BackupsCard(props: {
           </Button>
         </DialogActions>
       </Dialog>
-    </InfoCard>
+    </ActionCard>
   );
 }

@@ -1,4 +1,3 @@
-import { InfoCard } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
 import { usePermission } from '@backstage/plugin-permission-react';
 import {
@@ -30,13 +29,13 @@ import {
 } from '@material-ui/core';
 import DeleteIcon from '@material-ui/icons/Delete';
 import EditIcon from '@material-ui/icons/Edit';
-import { Alert } from '@material-ui/lab';
 import { useEffect, useState } from 'react';
 import { databasesApiRef, InstanceRef } from '../../api/types';
 import { allowedBoth } from '../../lib/allowedBoth';
 import { applyListChange } from '../../lib/applyListChange';
 import { formatAge } from '../../lib/format';
 import { ErrorExplanation } from '../ErrorExplanation';
+import { ActionCard } from './ActionCard';
 import { ScheduleDialog, type ScheduleForm } from './ScheduleDialog';
 
 /** Why schedules cannot be added, or undefined when they can. The engine (DatabaseEngine) says first. */
@@ -253,40 +252,14 @@ export function SchedulesCard(props: {
   };
 
   return (
-    <InfoCard
+    <ActionCard
       title="Backup schedules"
-      action={
-        <Box mt={1} mr={1}>
-          {/* a disabled button fires no events: the span carries the tooltip that explains why */}
-          {blocker ? (
-            <Tooltip title={blocker}>
-              <span data-testid="blocked-add-schedule" aria-label={blocker}>
-                {addButton}
-              </span>
-            </Tooltip>
-          ) : (
-            addButton
-          )}
-        </Box>
-      }
+      action={addButton}
+      blocker={blocker}
+      testIds={{ blocked: 'blocked-add-schedule', blocker: 'schedule-blocker' }}
+      notice={notice ? { text: notice, severity: 'info', testId: 'schedule-notice', onClose: () => setNotice(undefined) } : undefined}
+      error={actionError !== undefined && !editing && !deleting ? { error: actionError, doing: `change the backup schedules of ${name}` } : undefined}
     >
-      {blocker && (
-        <Typography variant="body2" color="textSecondary" data-testid="schedule-blocker">
-          {blocker}
-        </Typography>
-      )}
-      {notice && (
-        <Box mb={2}>
-          <Alert severity="info" onClose={() => setNotice(undefined)} data-testid="schedule-notice">
-            {notice}
-          </Alert>
-        </Box>
-      )}
-      {actionError !== undefined && !editing && !deleting && (
-        <Box mb={2}>
-          <ErrorExplanation error={actionError} doing={`change the backup schedules of ${name}`} />
-        </Box>
-      )}
       {list()}
 
       {editing && (
@@ -322,6 +295,6 @@ export function SchedulesCard(props: {
           </Button>
         </DialogActions>
       </Dialog>
-    </InfoCard>
+    </ActionCard>
   );
 }
