@@ -43,6 +43,7 @@ import { restoreBlocker } from '../../lib/restoreForm';
 import { allowedBoth } from '../../lib/allowedBoth';
 import { RestoreDialog } from './RestoreDialog';
 import { ActionCard } from './ActionCard';
+import { ConfirmDeleteDialog } from './ConfirmDeleteDialog';
 
 /** Why "Back up now" is off, or undefined when it is offered. The engine (DatabaseEngine) says first. */
 export function backupBlocker(instance: DatabaseInstance, allowed: boolean, engine?: DatabaseEngine): string | undefined {
@@ -320,29 +321,24 @@ export function BackupsCard(props: {
         <RestoreDialog instanceRef={instanceRef} source={instance} backup={restoring} engine={engine} onClose={() => setRestoring(undefined)} />
       )}
 
-      <Dialog open={!!deleting} onClose={() => setDeleting(undefined)} fullWidth maxWidth="sm" aria-labelledby="backup-delete-title">
-        <DialogTitle id="backup-delete-title">Delete backup {deleting?.metadata.name}?</DialogTitle>
-        <DialogContent>
-          <DialogContentText data-testid="backup-delete-warning">
+      <ConfirmDeleteDialog
+        name={deleting?.metadata.name}
+        title={`Delete backup ${deleting?.metadata.name}?`}
+        warningTestId="backup-delete-warning"
+        warning={
+          <>
             This deletes the backup object ({deleting?.status?.source?.kind ?? 'the operator object'} of{' '}
             {deleting?.status?.source?.operator ?? 'its operator'}) only. <strong>The stored backup data is not deleted</strong>
             : no supported operator deletes it with the object. Remove it from its storage
             {deleting?.status?.location ? ` (${deleting.status.location})` : ''} yourself if it is no longer needed.
-          </DialogContentText>
-          {actionError !== undefined && (
-            <Box mt={2}>
-              <ErrorExplanation error={actionError} doing={`delete ${deleting?.metadata.name}`} />
-            </Box>
-          )}
-        </DialogContent>
-        <DialogActions>
-          {busy && <CircularProgress size={20} />}
-          <Button onClick={() => setDeleting(undefined)}>Cancel</Button>
-          <Button color="secondary" variant="contained" disabled={busy} onClick={confirmDelete}>
-            Delete backup object
-          </Button>
-        </DialogActions>
-      </Dialog>
+          </>
+        }
+        confirmLabel="Delete backup object"
+        busy={busy}
+        error={actionError}
+        onCancel={() => setDeleting(undefined)}
+        onConfirm={confirmDelete}
+      />
     </ActionCard>
   );
 }

@@ -10,14 +10,7 @@ import {
   type UpdateScheduleRequest,
 } from '@internal/plugin-databases-common';
 import {
-  Box,
   Button,
-  CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogContentText,
-  DialogTitle,
   IconButton,
   Table,
   TableBody,
@@ -36,6 +29,7 @@ import { applyListChange } from '../../lib/applyListChange';
 import { formatAge } from '../../lib/format';
 import { ErrorExplanation } from '../ErrorExplanation';
 import { ActionCard } from './ActionCard';
+import { ConfirmDeleteDialog } from './ConfirmDeleteDialog';
 import { ScheduleDialog, type ScheduleForm } from './ScheduleDialog';
 
 /** Why schedules cannot be added, or undefined when they can. The engine (DatabaseEngine) says first. */
@@ -274,27 +268,17 @@ export function SchedulesCard(props: {
         />
       )}
 
-      <Dialog open={!!deleting} onClose={() => setDeleting(undefined)} fullWidth maxWidth="sm" aria-labelledby="schedule-delete-title">
-        <DialogTitle id="schedule-delete-title">Delete schedule {deleting?.metadata.name}?</DialogTitle>
-        <DialogContent>
-          <DialogContentText data-testid="schedule-delete-warning">
-            No new backups of {name} start on this schedule. The backups it already took are kept, and their stored data is
-            not deleted.
-          </DialogContentText>
-          {actionError !== undefined && (
-            <Box mt={2}>
-              <ErrorExplanation error={actionError} doing={`delete ${deleting?.metadata.name}`} />
-            </Box>
-          )}
-        </DialogContent>
-        <DialogActions>
-          {busy && <CircularProgress size={20} />}
-          <Button onClick={() => setDeleting(undefined)}>Cancel</Button>
-          <Button color="secondary" variant="contained" disabled={busy} onClick={confirmDelete}>
-            Delete schedule
-          </Button>
-        </DialogActions>
-      </Dialog>
+      <ConfirmDeleteDialog
+        name={deleting?.metadata.name}
+        title={`Delete schedule ${deleting?.metadata.name}?`}
+        warningTestId="schedule-delete-warning"
+        warning={`No new backups of ${name} start on this schedule. The backups it already took are kept, and their stored data is not deleted.`}
+        confirmLabel="Delete schedule"
+        busy={busy}
+        error={actionError}
+        onCancel={() => setDeleting(undefined)}
+        onConfirm={confirmDelete}
+      />
     </ActionCard>
   );
 }
