@@ -40,9 +40,18 @@ export function sendEncoded(
   res.end(body);
 }
 
-/** Resolves when `res` has flushed its buffer to the socket, or is closed. */
+/** The wait of each response that is waiting for its buffer to drain (one, however many ask). */
+const draining = new WeakMap<ServerResponse, Promise<void>>();
+
+/**
+ * Resolves when `res` has flushed its buffer to the socket, or is closed. Writers that wait at
+ * once (a watch's deliveries) share one wait: one listener each on the response and its stream,
+ * not one per writer (an HTTP/2 stream warned of 11 `drain` listeners under a burst of events).
+ */
 export function drained(res: ServerResponse): Promise<void> {
-  return new Promise(resolve => {
+  const waiting = draining.get(res);
+  if (waiting) return waiting;
+  const wait = new Promise<void>(resolve => {
     // a close that already happened would never be heard
     if (responseClosed(res)) {
       resolve();
@@ -54,12 +63,16 @@ export function drained(res: ServerResponse): Promise<void> {
       res.off('drain', done);
       res.off('close', done);
       socket?.off('drain', done);
+      draining.delete(res);
       resolve();
     };
     res.on('drain', done);
     res.on('close', done);
     socket?.on('drain', done);
   });
+  // a response closed already resolved at once: nothing to share
+  if (!responseClosed(res)) draining.set(res, wait);
+  return wait;
 }
 
 /** Write buffers given back once the socket has taken their bytes (see {@link sendPieces}). */
