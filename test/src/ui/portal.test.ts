@@ -184,7 +184,7 @@ describe('the portal in a browser', () => {
         expect((await created).status()).toBe(201);
         const schedules = page.getByRole('table', { name: 'Backup schedules' });
         // retention as the operator keeps it (a Go duration), live through the stream of the schedules
-        await schedules.getByRole('row').filter({ hasText: 'orders-db-backups' }).filter({ hasText: '30 2 * * *' }).filter({ hasText: '336h' }).waitFor();
+        await schedules.getByRole('row').filter({ hasText: 'orders-db-backups' }).filter({ hasText: '30 2 * * *' }).filter({ hasText: '336h (14d)' }).waitFor();
         const kept = portal.system.emulator.store.get({ group: 'k8s.mariadb.com', version: 'v1alpha1', plural: 'backups' }, 'team-a', 'orders-db-backups') as any;
         expect(kept.spec).toMatchObject({ schedule: { cron: '30 2 * * *', suspend: false }, maxRetention: '336h' });
         await schedules.evaluate(el => el.closest('.MuiCard-root')?.scrollIntoView({ block: 'center' }));

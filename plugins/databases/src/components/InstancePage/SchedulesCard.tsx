@@ -27,6 +27,7 @@ import { databasesApiRef, InstanceRef } from '../../api/types';
 import { allowedBoth } from '../../lib/allowedBoth';
 import { applyListChange } from '../../lib/applyListChange';
 import { formatAge } from '../../lib/format';
+import { retentionText } from '../../lib/retentionText';
 import { ErrorExplanation } from '../ErrorExplanation';
 import { ActionCard } from './ActionCard';
 import { ConfirmDeleteDialog } from './ConfirmDeleteDialog';
@@ -218,7 +219,7 @@ export function SchedulesCard(props: {
               <TableCell title={s.status?.message}>{s.spec.suspend ? 'Suspended' : s.status?.reason ?? '—'}</TableCell>
               <TableCell title={s.status?.lastScheduleTime}>{relative(s.status?.lastScheduleTime, now)}</TableCell>
               <TableCell title={s.status?.nextScheduleTime}>{s.spec.suspend ? '—' : relative(s.status?.nextScheduleTime, now)}</TableCell>
-              <TableCell>{s.spec.retention ?? 'default'}</TableCell>
+              <TableCell>{retentionText(s.spec.retention)}</TableCell>
               <TableCell padding="none" align="right">
                 <Button size="small" color="primary" disabled={!may.update || busy} onClick={() => toggle(s)} aria-label={`${s.spec.suspend ? 'Resume' : 'Suspend'} ${s.metadata.name}`}>
                   {s.spec.suspend ? 'Resume' : 'Suspend'}
