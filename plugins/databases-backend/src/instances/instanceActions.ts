@@ -47,8 +47,18 @@ export async function instanceActions(
 ): Promise<InstanceActions> {
   const namespace = resource.instance.metadata.namespace ?? '';
   const name = resource.instance.metadata.name;
+  // three schedule actions share one permission: the policy is asked once per permission
+  const decisions = new Map<string, Promise<boolean>>();
+  const policy = (permission: ActionRule['permission']) => {
+    let decision = decisions.get(permission.name);
+    if (!decision) {
+      decision = deps.authorizer.allows(permission, who.credentials, resource);
+      decisions.set(permission.name, decision);
+    }
+    return decision;
+  };
   const allowed = async ({ permission, verb, on }: ActionRule) =>
-    (await deps.authorizer.allows(permission, who.credentials, resource)) &&
+    (await policy(permission)) &&
     deps.service.canRead(who.as, resource.cluster, namespace, verb, 'instance' in on ? { name, subresource: on.subresource } : { resource: on.resource });
   const entries = await Promise.all(Object.entries(RULES).map(async ([action, rule]) => [action, await allowed(rule)] as const));
   return Object.fromEntries(entries) as unknown as InstanceActions;
