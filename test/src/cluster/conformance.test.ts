@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parseAllDocuments } from 'yaml';
 import { DATABASE_PHASES } from '@internal/plugin-databases-common';
 import { eventually } from '../support/eventually';
-import { parseTable } from '../support/kubectl';
+import { parseTable, watchOneArgs } from '../support/kubectl';
 import { chooseTarget } from './chooseTarget';
 import { ENGINE_CASES, type EngineCase } from './engineCases';
 import type { Kubectl } from './Kubectl';
@@ -721,12 +721,7 @@ if (choice.kind === 'skip') {
         async () => {
           const mariadb = ENGINE_CASES.find(c => c.engine === 'mariadb')!;
           const watch = kubectl.watch([
-            'get',
-            'dbi',
-            nameOf(mariadb),
-            '-n',
-            ns,
-            '-w',
+            ...watchOneArgs('dbi', nameOf(mariadb), ns),
             '-o',
             'jsonpath={.status.phase}{"\\n"}',
           ]);

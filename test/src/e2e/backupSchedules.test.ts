@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { kubectlBinaries, parseTable, runKubectl, spawnKubectl } from '../support/kubectl';
+import { kubectlBinaries, parseTable, runKubectl, spawnKubectl, watchOneArgs } from '../support/kubectl';
 import { startSystem, type System } from '../support/startSystem';
 
 const GROUP = 'dbaas.platform.dev';
@@ -56,7 +56,12 @@ describe('backup schedules through DatabaseBackupSchedule (kubectl, emulator + A
     };
     const made = await admin(['create', '-f', '-'], JSON.stringify(cluster));
     if (made.stderr) throw new Error(`creating Cluster pg-scheduled: ${made.stderr}`);
-    await watchUntil(['get', 'dbi', 'pg-scheduled', '-n', 'team-a', '-w', '-o', 'jsonpath={.status.phase} {.status.reason} {.status.message}{"\\n"}'], l => l.startsWith('Ready '), 120_000);
+    await watchUntil([...watchOneArgs('dbi', 'pg-scheduled', 'team-a'), '-o', 'jsonpath={.status.phase} {.status.reason} {.status.message}{"\\n"}'], l => l.startsWith('Ready '), 120_000).catch(async e => {
+      // what the served instance and its operator object say now, beside what the watch saw
+      const served = await admin(['get', 'dbi', 'pg-scheduled', '-n', 'team-a', '-o', 'jsonpath={.metadata.resourceVersion} {.status.phase} {.status.reason}']);
+      const upstream = await admin(['get', 'clusters.postgresql.cnpg.io', 'pg-scheduled', '-n', 'team-a', '-o', 'jsonpath={.metadata.resourceVersion} {.status.phase} {.status.readyInstances}']);
+      throw new Error(`${e.message}\nserved now (rv phase reason): ${served.stdout}${served.stderr}\nCluster now (rv phase ready): ${upstream.stdout}${upstream.stderr}`);
+    });
   }, 180_000);
   afterAll(async () => {
     await system?.stop();
@@ -126,7 +131,7 @@ describe('backup schedules through DatabaseBackupSchedule (kubectl, emulator + A
     expect(suspended.stderr).toBe('');
     expect(suspended.stdout.trim()).toBe(`databasebackupschedule.${GROUP}/orders-db-minutely patched`);
     // the operator carries it to its CronJob (reconcileCronJob patches schedule and suspend)
-    await watchUntil(['get', 'cronjobs', 'orders-db-minutely', '-n', 'team-a', '-w', '-o', 'jsonpath={.spec.suspend}{"\\n"}'], l => l === 'true');
+    await watchUntil([...watchOneArgs('cronjobs', 'orders-db-minutely', 'team-a'), '-o', 'jsonpath={.spec.suspend}{"\\n"}'], l => l === 'true');
     const got = await json(['get', 'dbbs', 'orders-db-minutely', '-n', 'team-a']);
     expect(got.spec.suspend).toBe(true);
     expect(got.status.reason).toBe('Suspended');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningApiserver } from '@internal/databases-apiserver';
 import { eventually } from '../reliability/support/eventually';
-import { kubectlBinaries, runKubectl, spawnKubectl } from '../support/kubectl';
+import { kubectlBinaries, runKubectl, spawnKubectl, watchOneArgs } from '../support/kubectl';
 import { startSystem, type System } from '../support/startSystem';
 
 const GROUP = 'dbaas.platform.dev';
@@ -66,7 +66,7 @@ describe('two apiserver replicas: one phase, whichever answers', () => {
 
       // the operator holds still (its status keeps its last Ready words); a watch through replica 1
       system.emulator.operators.setHealth({ kind: 'MariaDB', namespace: 'team-a', name }, 'stalled');
-      const watchArgs = ['get', 'dbi', name, '-n', 'team-a', '-w', '-o', 'jsonpath={.status.phase}{"\\n"}'];
+      const watchArgs = [...watchOneArgs('dbi', name, 'team-a'), '-o', 'jsonpath={.status.phase}{"\\n"}'];
       const home = `${system.dir}/home-replicas`;
       const onFirst = spawnKubectl(file, system.kubeconfig, home, watchArgs);
       let onSecond: ReturnType<typeof spawnKubectl> | undefined;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { kubectlBinaries, parseTable, runKubectl, spawnKubectl } from '../support/kubectl';
+import { kubectlBinaries, parseTable, runKubectl, spawnKubectl, watchOneArgs } from '../support/kubectl';
 import { startSystem, type System } from '../support/startSystem';
 
 const GROUP = 'dbaas.platform.dev';
@@ -41,7 +41,7 @@ describe('switchover through spec.primary (kubectl, emulator + APIService + apis
    * the old and the new primary.
    */
   const switchOver = async (name: string, pick: (others: string[]) => string) => {
-    const watch = spawnKubectl(file, alice, `${system.dir}/home-switchover`, ['get', 'dbi', name, '-n', 'team-a', '-w', '-o', WATCH_FORMAT]);
+    const watch = spawnKubectl(file, alice, `${system.dir}/home-switchover`, [...watchOneArgs('dbi', name, 'team-a'), '-o', WATCH_FORMAT]);
     let from = '';
     let to = '';
     try {
@@ -132,7 +132,7 @@ describe('switchover through spec.primary (kubectl, emulator + APIService + apis
     ['MariaDB replication', 'MariaDB', 'so-mariadb'],
   ])('%s: a primary lost in the emulator is Degraded (FailingOver) until the operator has failed over, then Ready with another primary', async (_what, kind, name) => {
     if (name === 'so-mariadb') await mariadbReplication();
-    const watch = spawnKubectl(file, alice, `${system.dir}/home-switchover`, ['get', 'dbi', name, '-n', 'team-a', '-w', '-o', WATCH_FORMAT]);
+    const watch = spawnKubectl(file, alice, `${system.dir}/home-switchover`, [...watchOneArgs('dbi', name, 'team-a'), '-o', WATCH_FORMAT]);
     try {
       const first = await watch.waitForLine(l => l.startsWith('Ready ') && l.split(' ').length === 4 && l.split(' ')[3] !== '', 60_000);
       const was = first.split(' ')[3];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { adapters } from '@internal/databases-apiserver';
-import { kubectlBinaries, runKubectl, spawnKubectl } from '../support/kubectl';
+import { kubectlBinaries, runKubectl, spawnKubectl, watchOneArgs } from '../support/kubectl';
 import { startSystem, type System } from '../support/startSystem';
 
 /** Per test: kubectl runs plus an operator bringing objects to Ready. */
@@ -65,7 +65,7 @@ describe('self-service writes through kubectl (emulator + APIService + apiserver
     const applied = await apply(manifest(name, { engine, topology, version: from }), alice);
     expect(applied.stderr).toBe('');
     expect(applied.stdout.trim()).toMatch(new RegExp(`^databaseinstance.${GROUP}/${name} (created|unchanged)$`));
-    const watch = spawnKubectl(file, system.kubeconfig, `${system.dir}/home-writes`, ['get', 'dbi', name, '-n', 'team-a', '-w', '-o', 'jsonpath={.status.phase} {.spec.replicas} {.status.version}{"\\n"}']);
+    const watch = spawnKubectl(file, system.kubeconfig, `${system.dir}/home-writes`, [...watchOneArgs('dbi', name, 'team-a'), '-o', 'jsonpath={.status.phase} {.spec.replicas} {.status.version}{"\\n"}']);
     /** The first line from `mark` on whose phase, replicas and running version satisfy `pred`. */
     const next = async (mark: number, pred: (phase: string, replicas: number, version: string) => boolean, timeoutMs: number) => {
       const line = await watch.waitForLine(l => watch.lines.indexOf(l, mark) >= mark && pred(...(l.split(' ') as [string, string, string]).map((x, i) => (i === 1 ? Number(x) : x ?? '')) as [string, number, string]), timeoutMs);
@@ -102,7 +102,7 @@ describe('self-service writes through kubectl (emulator + APIService + apiserver
     const name = 'w-scale';
     expect((await apply(manifest(name, { engine: 'mariadb', topology: 'replication', version: '11.4' }))).code).toBe(0);
     expect((await kubectl('wait', '-n', 'team-a', `dbi/${name}`, '--for=jsonpath={.status.phase}=Ready', '--timeout=60s')).code).toBe(0);
-    const watch = spawnKubectl(file, system.kubeconfig, `${system.dir}/home-writes`, ['get', 'dbi', name, '-n', 'team-a', '-w', '-o', 'jsonpath={.status.phase} {.spec.replicas} {.spec.version}{"\\n"}']);
+    const watch = spawnKubectl(file, system.kubeconfig, `${system.dir}/home-writes`, [...watchOneArgs('dbi', name, 'team-a'), '-o', 'jsonpath={.status.phase} {.spec.replicas} {.spec.version}{"\\n"}']);
     try {
       const patched = await kubectl('patch', 'dbi', name, '-n', 'team-a', '--type=merge', '-p', '{"spec":{"replicas":5,"version":"11.8"}}');
       expect(patched.stdout.trim()).toBe(`databaseinstance.${GROUP}/${name} patched`);

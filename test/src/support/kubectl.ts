@@ -64,6 +64,18 @@ export async function runKubectl(
   }
 }
 
+/**
+ * `kubectl get -w` of one named object that misses no change. kubectl drops the first event of a
+ * watch of a single named object (get.go: "drop the initial watch event in the single resource
+ * case"): that watch starts at resourceVersion 0, whose first event is the object as it is then,
+ * so a change made between kubectl's GET and its watch is never printed, on any cluster. A watch
+ * of the collection selecting the name prints the list and watches from the list's
+ * resourceVersion, so every state after the first line is printed.
+ */
+export function watchOneArgs(resource: string, name: string, namespace: string): string[] {
+  return ['get', resource, '-n', namespace, '--field-selector', `metadata.name=${name}`, '-w'];
+}
+
 /** Starts a long-running kubectl (e.g. `get -w`) and collects its output lines. */
 export function spawnKubectl(file: string, kubeconfig: string, home: string, args: string[]) {
   const child: ChildProcess = spawn(file, args, {
