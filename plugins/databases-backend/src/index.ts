@@ -18,11 +18,4 @@ export {
 export { impersonationFor, type ImpersonationOptions } from './kube/impersonationFor';
 export { clusterSetServiceRef } from './watch/clusterSetServiceRef';
 export type { ClusterSet } from './watch/ClusterSet';
-export { databasesInstancesServiceRef } from './instances/databasesInstancesServiceRef';
-export type {
-  InstanceRequests,
-  InstanceCaller,
-  CreateInstanceInput,
-  InstanceKey,
-  WaitOptions,
-} from './instances/InstanceRequests';
+export type { InstanceRequests, InstanceCaller } from './instances/InstanceRequests';

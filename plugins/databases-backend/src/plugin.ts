@@ -9,7 +9,6 @@ import { clusterSetServiceRef } from './watch/clusterSetServiceRef';
 import { createRouter } from './router';
 import { DatabasesService } from './service/DatabasesService';
 import { HistoryStore } from './history/HistoryStore';
-import { requestHistoryServiceRef } from './history/requestHistoryServiceRef';
 import { recordTransitions } from './history/recordTransitions';
 import { migrateHistory } from './history/migrateHistory';
 import { EventsHub } from './events/EventsHub';
@@ -47,7 +46,6 @@ export const databasesPlugin = createBackendPlugin({
         lifecycle: coreServices.lifecycle,
         catalog: catalogServiceRef,
         clusters: clusterSetServiceRef,
-        requestHistory: requestHistoryServiceRef,
       },
       async init({
         logger,
@@ -62,7 +60,6 @@ export const databasesPlugin = createBackendPlugin({
         lifecycle,
         catalog,
         clusters,
-        requestHistory,
       }) {
         const knex = await database.getClient();
         if (!database.migrations?.skip) {
@@ -86,8 +83,6 @@ export const databasesPlugin = createBackendPlugin({
           logger.warn('databases: no clusters configured under databases.clusters; the portal will be empty');
         }
         const history = new HistoryStore(knex);
-        // the Scaffolder's creates (databasesInstancesServiceRef) go to this history too
-        requestHistory.attach(history);
         const stopRecording = recordTransitions(clusters, history, logger);
         const events = new EventsHub(clusters);
         clusters.start();

@@ -43,6 +43,7 @@ import { instanceActions } from './instances/instanceActions';
 import { clusterParams, dnsLabel, instanceName, instanceParams, namespaceParams, parse } from './requestSchemas';
 import { addBackupRoutes } from './backups/addBackupRoutes';
 import { addScheduleRoutes } from './schedules/addScheduleRoutes';
+import { addReadyRoute } from './instances/addReadyRoute';
 
 /** Live event streams of single instances one backend keeps open (each is a watch as its user). */
 const MAX_EVENT_STREAMS = 1000;
@@ -116,6 +117,7 @@ const createBody = z
     name: instanceName,
     owner: entityRef,
     entityRef: entityRef.optional(),
+    entityMayBeNew: z.boolean().optional(),
     dryRun: z.boolean().optional(),
     spec: z
       .object({
@@ -168,7 +170,7 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
   const router = Router();
   router.use(express.json({ limit: '100kb' }));
 
-  // the create route's code, shared with the Scaffolder's actions (databasesInstancesServiceRef)
+  // what the routes about one instance share: the caller, the create, the wait
   const instances = new InstanceRequests({ clusters, service, authorizer, userInfo, catalog, impersonation: options.impersonation });
 
   async function caller(req: Request): Promise<InstanceCaller> {
@@ -287,6 +289,7 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
       name: body.name,
       owner: body.owner,
       entityRef: body.entityRef,
+      entityMayBeNew: body.entityMayBeNew,
       spec: body.spec as any,
     });
     const key = { cluster: p.cluster, namespace: p.namespace, name: body.name };
@@ -426,6 +429,7 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
   const nested = { readInstance, write, service, authorizer, streams: eventStreams, maxStreams: MAX_EVENT_STREAMS };
   addBackupRoutes(router, nested);
   addScheduleRoutes(router, nested);
+  addReadyRoute(router, { httpAuth, instances });
 
   // anything else under /api/databases is a Backstage error too, not the framework's empty 404
   router.use((req, _res) => {

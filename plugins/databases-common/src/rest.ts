@@ -89,6 +89,11 @@ export interface CreateInstanceRequest {
   owner: string;
   /** Catalog entity ref of the component it serves (sets `backstage.io/kubernetes-id`). */
   entityRef?: string;
+  /**
+   * The entity may not be in the catalog yet (a template creating the component and its database
+   * in one run): its name is then the `backstage.io/kubernetes-id`, instead of a 400.
+   */
+  entityMayBeNew?: boolean;
   /** Validate, default and check policy without creating (the server's dryRun=All). */
   dryRun?: boolean;
 }
@@ -108,6 +113,17 @@ export interface UpdateInstanceRequest {
   resourceVersion?: string;
   dryRun?: boolean;
 }
+
+/**
+ * One line of `GET /clusters/:cluster/namespaces/:namespace/instances/:name/ready?timeoutSeconds=N`
+ * (newline-delimited JSON, `application/x-ndjson`): the instance first and on every change of its
+ * phase, reason or message, then `ready`, or `error` (a Backstage error: the instance failed, was
+ * deleted, or was not Ready in time). Errors before the first line are ordinary error answers.
+ */
+export type ReadyFrame =
+  | { type: 'progress'; instance: DatabaseInstance }
+  | { type: 'ready'; instance: DatabaseInstance }
+  | { type: 'error'; error: { name: string; message: string } };
 
 /** `GET /clusters/:cluster/namespaces/:namespace/instances/:name/connection` answer. */
 export type ConnectionResponse = DatabaseInstanceConnection;

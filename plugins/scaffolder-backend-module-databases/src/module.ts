@@ -1,7 +1,6 @@
 import { createBackendModule } from '@backstage/backend-plugin-api';
 import { scaffolderActionsExtensionPoint } from '@backstage/plugin-scaffolder-node';
-// eslint-disable-next-line @backstage/no-mixed-plugin-imports -- the service is the databases backend's own (there is no databases-node library: it is built on the backend's cluster set and permission code)
-import { databasesInstancesServiceRef } from '@internal/plugin-databases-backend';
+import { databasesServiceRef } from '@internal/plugin-databases-node';
 import { createDatabaseInstanceAction } from './actions/createDatabaseInstanceAction';
 import { waitForDatabaseInstanceAction } from './actions/waitForDatabaseInstanceAction';
 
@@ -14,7 +13,7 @@ export const scaffolderModuleDatabases = createBackendModule({
   moduleId: 'databases',
   register(env) {
     env.registerInit({
-      deps: { scaffolder: scaffolderActionsExtensionPoint, instances: databasesInstancesServiceRef },
+      deps: { scaffolder: scaffolderActionsExtensionPoint, instances: databasesServiceRef },
       async init({ scaffolder, instances }) {
         scaffolder.addActions(createDatabaseInstanceAction({ instances }), waitForDatabaseInstanceAction({ instances }));
       },

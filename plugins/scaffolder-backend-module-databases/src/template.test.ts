@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { mockCredentials, mockServices, startTestBackend } from '@backstage/backend-test-utils';
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import scaffolderPlugin from '@backstage/plugin-scaffolder-backend';
-// eslint-disable-next-line @backstage/no-mixed-plugin-imports -- the service is the databases backend's own (see module.ts)
-import databasesPlugin, { type InstanceRequests } from '@internal/plugin-databases-backend';
+// eslint-disable-next-line @backstage/no-mixed-plugin-imports -- the test runs the databases backend the actions call
+import databasesPlugin from '@internal/plugin-databases-backend';
+import type { DatabasesService } from '@internal/plugin-databases-node';
 import { startSystem, type System } from '@internal/e2e';
 import { scaffolderModuleDatabases } from './module';
 import { databasesConfig, ORDERS_COMPONENT, teamIdentityMocks } from './__testUtils__/teams';
@@ -56,7 +57,7 @@ const values = (name: string) => ({
 describe('the example template "New service with its own database" through the real scaffolder backend', () => {
   let system: System;
   let backend: Awaited<ReturnType<typeof startTestBackend>>;
-  let instances: InstanceRequests;
+  let instances: DatabasesService;
 
   beforeAll(async () => {
     system = await startSystem({ seed: true });

@@ -1,10 +1,5 @@
 import { InputError, NotAllowedError } from '@backstage/errors';
-import type {
-  AuditorService,
-  BackstageCredentials,
-  BackstageUserPrincipal,
-  UserInfoService,
-} from '@backstage/backend-plugin-api';
+import type { BackstageCredentials, BackstageUserPrincipal, UserInfoService } from '@backstage/backend-plugin-api';
 import type { CatalogService } from '@backstage/plugin-catalog-node';
 import { parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
 import {
@@ -13,14 +8,10 @@ import {
   databasesInstanceCreatePermission,
   databasesInstanceReadPermission,
   type DatabaseInstance,
-  type DatabaseInstanceSpec,
-  type EngineSize,
-  type PortalInstance,
 } from '@internal/plugin-databases-common';
+import type { CreateInstanceInput, InstanceKey, WaitOptions } from '@internal/plugin-databases-node';
 import { DatabasesService } from '../service/DatabasesService';
 import { toBackstageError } from '../service/toBackstageError';
-import type { RequestEntry } from '../history/requestHistoryServiceRef';
-import { recordedWrite } from './recordedWrite';
 import { impersonationFor, type ImpersonationOptions } from '../kube/impersonationFor';
 import type { Impersonation } from '../kube/KubeClusterClient';
 import type { InstanceAuthorizer } from '../permissions/InstanceAuthorizer';
@@ -35,43 +26,10 @@ export interface InstanceCaller {
   actor: string;
 }
 
-/** What a new instance is asked for with (the portal's create form, a template's step). */
-export interface CreateInstanceInput {
-  cluster: string;
-  namespace: string;
-  name: string;
-  /** Owner entity ref, e.g. `group:default/team-a`. */
-  owner: string;
-  /** A catalog entity the instance belongs to: its `backstage.io/kubernetes-id` labels the instance. It must be in the catalog. */
-  entityRef?: string;
-  /**
-   * The entity may be new (a template creating the component and its database in one run):
-   * when it is not in the catalog, its name is the `backstage.io/kubernetes-id`, as the
-   * template's catalog-info declares it, instead of a 400.
-   */
-  entityMayBeNew?: boolean;
-  spec: DatabaseInstanceSpec;
-}
-
 /** A create request resolved and ready to send: the instance the cluster will be asked to create. */
 export interface PlannedCreate {
   cluster: string;
   instance: DatabaseInstance;
-}
-
-/** Where one instance is. */
-export interface InstanceKey {
-  cluster: string;
-  namespace: string;
-  name: string;
-}
-
-/** How {@link InstanceRequests.waitUntilReady} waits. */
-export interface WaitOptions {
-  timeoutMs: number;
-  signal?: AbortSignal;
-  /** Called with the instance first, then on every change of its phase or reason. */
-  onProgress?(instance: DatabaseInstance): void;
 }
 
 /** What {@link InstanceRequests} is built from. */
@@ -82,13 +40,6 @@ export interface InstanceRequestsOptions {
   userInfo: UserInfoService;
   catalog: CatalogService;
   impersonation: ImpersonationOptions;
-  /**
-   * Audits {@link InstanceRequests.createInstance} (`instance-create`, as the portal's route
-   * audits its own creates); a dry run is a preview and is not audited.
-   */
-  auditor?: AuditorService;
-  /** Records {@link InstanceRequests.createInstance} in the instance's request history (not a dry run). */
-  history?: { record(entry: RequestEntry): Promise<void> };
 }
 
 /** Phases an instance leaves only when someone changes it: waiting on is waiting in vain. */
@@ -96,10 +47,9 @@ const TERMINAL_PHASES = new Set(['Failed', 'Deleting']);
 
 /**
  * Requests about instances made as a signed-in user, with the portal's impersonation and
- * Backstage permissions: the portal's create route and the Scaffolder's `databases:instance:*`
- * actions run this same code. The route audits and records its requests itself (around
- * planCreate and create); createInstance, the Scaffolder's one call, audits with `auditor`
- * and records in `history`.
+ * Backstage permissions: the create and the wait of the routes the portal and the databases
+ * node library (the Scaffolder's `databases:instance:*` actions) call. The routes audit and
+ * record their requests themselves.
  */
 export class InstanceRequests {
   constructor(private readonly options: InstanceRequestsOptions) {}
@@ -149,38 +99,6 @@ export class InstanceRequests {
       throw new NotAllowedError(`not allowed to create ${instance.metadata.name} in ${instance.metadata.namespace} owned by ${owner}`);
     }
     return this.options.service.create(who.as, cluster, instance, dryRun);
-  }
-
-  /** Plan and create in one (the Scaffolder's way), audited, every error a Backstage one. */
-  async createInstance(credentials: BackstageCredentials, input: CreateInstanceInput, dryRun: boolean): Promise<PortalInstance> {
-    const who = await this.caller(credentials);
-    const { auditor, history } = this.options;
-    return recordedWrite(
-      { auditor, history },
-      {
-        action: 'create',
-        key: { cluster: input.cluster, namespace: input.namespace, name: input.name },
-        actor: who.actor,
-        request: { name: input.name, owner: input.owner, entityRef: input.entityRef, spec: input.spec },
-        dryRun,
-      },
-      async () => {
-        const plan = await this.planCreate(who, input);
-        return { cluster: input.cluster, instance: await this.create(who, plan, dryRun) };
-      },
-    );
-  }
-
-  /** The size presets the cluster's DatabaseEngine offers for `engine`, read as the user. */
-  async engineSizes(credentials: BackstageCredentials, cluster: string, engine: string): Promise<EngineSize[] | undefined> {
-    const who = await this.caller(credentials);
-    try {
-      const engines = await this.options.service.listEngines(who.as, cluster);
-      const found = engines.find(e => e.spec.engine === engine || e.metadata?.name === engine);
-      return found ? found.spec.sizes ?? [] : undefined;
-    } catch (e) {
-      throw toBackstageError(e);
-    }
   }
 
   /**

@@ -3,7 +3,9 @@ import type { Request } from 'express';
 import type { RequestRecord } from '@internal/plugin-databases-common';
 import { toBackstageError } from '../service/toBackstageError';
 import { httpStatusOf } from '../service/httpStatusOf';
-import type { RequestEntry } from '../history/requestHistoryServiceRef';
+
+/** A request to keep in an instance's history. */
+export type RequestEntry = Omit<RequestRecord, 'id' | 'at'>;
 
 /** Where a write is recorded. */
 export interface WriteRecorders {
@@ -21,14 +23,13 @@ export interface RecordedWrite {
   dryRun?: boolean;
   /** The status recorded when it succeeds (the route's answer). */
   answered?: number;
-  /** The HTTP request it came in, for the audit event (a Scaffolder step has none). */
-  httpRequest?: Request;
+  /** The HTTP request it came in, for the audit event (the auditor names the caller from it). */
+  httpRequest: Request;
 }
 
 /**
- * Runs a write, records it in the instance's request history and audits it (as the portal's
- * routes and the Scaffolder's create do); every error comes out a Backstage error, recorded
- * with the status it is answered with, not the cluster's behind it.
+ * Runs a write, records it in the instance's request history and audits it; every error comes
+ * out a Backstage error, recorded with the status it is answered with, not the cluster's behind it.
  */
 export async function recordedWrite<T>(rec: WriteRecorders, w: RecordedWrite, fn: () => Promise<T>): Promise<T> {
   if (w.dryRun) {
@@ -44,9 +45,8 @@ export async function recordedWrite<T>(rec: WriteRecorders, w: RecordedWrite, fn
     // deleting a backup can leave an instance without a way back, deleting a schedule without new
     // ones: as grave as deleting it
     severityLevel: action === 'delete' || action === 'delete-backup' || action === 'delete-schedule' ? 'high' : 'medium',
-    ...(w.httpRequest && { request: w.httpRequest }),
-    // with the HTTP request the auditor names the caller itself; a Scaffolder step has none
-    meta: { ...key, ...(!w.httpRequest && { actor }), request: request as any },
+    request: w.httpRequest,
+    meta: { ...key, request: request as any },
   });
   try {
     const result = await fn();

@@ -1,18 +1,17 @@
 import { createBackendPlugin } from '@backstage/backend-plugin-api';
-// eslint-disable-next-line @backstage/no-mixed-plugin-imports -- the service is the databases backend's own (there is no databases-node library: it is built on the backend's cluster set and permission code)
-import { databasesInstancesServiceRef, type InstanceRequests } from '@internal/plugin-databases-backend';
+import { databasesServiceRef, type DatabasesService } from '@internal/plugin-databases-node';
 
 /**
- * A plugin that only takes the databases backend's instance service, as a module of any plugin
- * (the Scaffolder's, in the backend) gets it: `instances()` is it once the test backend started.
+ * A plugin that only takes the databases service of the node library, as a module of any other
+ * plugin (the Scaffolder's) gets it: `instances()` is it once the test backend started.
  */
 export function instancesProbe() {
-  let instances: InstanceRequests | undefined;
+  let instances: DatabasesService | undefined;
   const feature = createBackendPlugin({
     pluginId: 'probe',
     register(env) {
       env.registerInit({
-        deps: { instances: databasesInstancesServiceRef },
+        deps: { instances: databasesServiceRef },
         async init(deps) {
           instances = deps.instances;
         },
@@ -21,7 +20,7 @@ export function instancesProbe() {
   });
   return {
     feature,
-    instances(): InstanceRequests {
+    instances(): DatabasesService {
       if (!instances) throw new Error('the test backend has not started the probe plugin');
       return instances;
     },

@@ -1,6 +1,6 @@
 import { mockServices } from '@backstage/backend-test-utils';
 import { AuthorizeResult, type PolicyDecision } from '@backstage/plugin-permission-common';
-// eslint-disable-next-line @backstage/no-mixed-plugin-imports -- the service is the databases backend's own (there is no databases-node library: it is built on the backend's cluster set and permission code)
+// eslint-disable-next-line @backstage/no-mixed-plugin-imports -- the tests run the databases backend, whose policy helpers these are
 import {
   createDatabasesInstanceConditionalDecision,
   databasesInstanceConditions,

@@ -1,9 +1,11 @@
+import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { mockCredentials, mockServices, startTestBackend } from '@backstage/backend-test-utils';
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import { createMockActionContext } from '@backstage/plugin-scaffolder-node-test-utils';
-// eslint-disable-next-line @backstage/no-mixed-plugin-imports -- the service is the databases backend's own (there is no databases-node library: it is built on the backend's cluster set and permission code)
-import type { InstanceRequests } from '@internal/plugin-databases-backend';
+// eslint-disable-next-line @backstage/no-mixed-plugin-imports -- the test runs the databases backend the library calls
+import databasesPlugin from '@internal/plugin-databases-backend';
+import type { DatabasesService } from '@internal/plugin-databases-node';
 import { startSystem, type System } from '@internal/e2e';
 import { createDatabaseInstanceAction } from './createDatabaseInstanceAction';
 import { waitForDatabaseInstanceAction } from './waitForDatabaseInstanceAction';
@@ -36,7 +38,7 @@ function initiator(userEntityRef: string) {
 describe('databases:instance:create and databases:instance:wait against the emulator', () => {
   let system: System;
   let backend: Awaited<ReturnType<typeof startTestBackend>>;
-  let instances: InstanceRequests;
+  let instances: DatabasesService;
   let createAction: ReturnType<typeof createDatabaseInstanceAction>;
   let waitAction: ReturnType<typeof waitForDatabaseInstanceAction>;
 
@@ -45,6 +47,7 @@ describe('databases:instance:create and databases:instance:wait against the emul
     const probe = instancesProbe();
     backend = await startTestBackend({
       features: [
+        databasesPlugin,
         probe.feature,
         mockServices.rootConfig.factory({ data: { databases: databasesConfig(system) } }),
         ...teamIdentityMocks(),
@@ -143,13 +146,19 @@ describe('databases:instance:create and databases:instance:wait against the emul
     const create = context(redis('checkout-cache', { size: 'small', storage: '2Gi', component: 'component:default/orders' }));
     await createAction.handler(create.ctx);
     expect(create.outputs()).toMatchObject({ name: 'checkout-cache', pageUrl: '/databases/local/team-a/checkout-cache' });
+    // the databases plugin's create route did it on behalf of alice: its auditor and its history say so
     expect(audited.filter(a => a.meta?.name === 'checkout-cache')).toEqual([
       {
         eventId: 'instance-create',
         outcome: 'success',
-        meta: expect.objectContaining({ cluster: 'local', namespace: 'team-a', actor: 'user:default/alice', request: expect.objectContaining({ owner: 'group:default/team-a' }) }),
+        meta: expect.objectContaining({ cluster: 'local', namespace: 'team-a', request: expect.objectContaining({ owner: 'group:default/team-a', entityMayBeNew: true }) }),
       },
     ]);
+    const history = await request(backend.server)
+      .get('/api/databases/clusters/local/namespaces/team-a/instances/checkout-cache/history')
+      .set('Authorization', mockCredentials.user.header('user:default/alice'));
+    expect(history.status).toBe(200);
+    expect(history.body.requests).toEqual([expect.objectContaining({ action: 'create', actor: 'user:default/alice', outcome: { status: 201 } })]);
 
     const wait = context({ cluster: 'local', namespace: 'team-a', name: 'checkout-cache', timeoutSeconds: 20 });
     await waitAction.handler(wait.ctx);

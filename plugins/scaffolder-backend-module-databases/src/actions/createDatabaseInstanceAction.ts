@@ -1,14 +1,13 @@
 import { InputError } from '@backstage/errors';
 import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
-// eslint-disable-next-line @backstage/no-mixed-plugin-imports -- the service is the databases backend's own (there is no databases-node library: it is built on the backend's cluster set and permission code)
-import type { InstanceRequests } from '@internal/plugin-databases-backend';
+import type { DatabasesService } from '@internal/plugin-databases-node';
 import type { DatabaseInstanceSpec } from '@internal/plugin-databases-common';
 import { z } from 'zod/v3';
 import { createInputSchema, instancePageUrl, parseInput } from './inputs';
 
 /** What the create action needs: the databases backend's requests as a user. */
 export interface DatabaseInstanceActionOptions {
-  instances: InstanceRequests;
+  instances: DatabasesService;
 }
 
 /**
