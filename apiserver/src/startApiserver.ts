@@ -16,6 +16,7 @@ import {
 } from './auth';
 import { BackupStore } from './backups/BackupStore';
 import { ScheduleStore } from './backups/ScheduleStore';
+import { InstanceBackupIndex } from './backups/InstanceBackupIndex';
 import { InformerInstanceStore } from './cache';
 import { ReadySpecRecorder } from './cache/ReadySpecRecorder';
 import { FailedRestoreRecorder } from './cache/FailedRestoreRecorder';
@@ -170,13 +171,16 @@ export async function startApiserver(
     staleAfterMs: deps.staleAfterMs,
     logger,
   };
-  const store = new InformerInstanceStore({ ...watching, engineConfig });
-  store.start();
+  // an instance's status.backup shows its last and next runs: its served backups and schedules
+  let instanceBackups: InstanceBackupIndex | undefined;
+  const store = new InformerInstanceStore({ ...watching, engineConfig, backupsOf: (ns, name) => instanceBackups?.of(ns, name) });
   // every backup run of the operators that have backup objects, through the same machinery
   const backups = new BackupStore(watching);
-  backups.start();
   // every backup schedule this API serves, likewise
   const schedules = new ScheduleStore(watching);
+  instanceBackups = new InstanceBackupIndex({ backups, schedules }, (ns, name, rv) => store.backupsChanged(ns, name, rv));
+  store.start();
+  backups.start();
   schedules.start();
   // operator objects and Secrets are written with the apiserver's own credentials
   const writer = new KubeApiWriter(kc, { timeoutMs: deps.writeTimeoutMs });
@@ -316,6 +320,7 @@ export async function startApiserver(
       await events.stop();
       await bindings.stop();
       store.stop();
+      instanceBackups.stop();
       backups.stop();
       schedules.stop();
       policySource?.stop();

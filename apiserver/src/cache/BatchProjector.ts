@@ -1,5 +1,6 @@
 import type { PendingChange } from './LateChanges';
 import type { ManagedInformer } from './ManagedInformer';
+import type { InstanceBackups } from '../backups/withBackupTimes';
 import { projectInstance, type Projection, type ProjectionInput } from './projectInstance';
 import { maxResourceVersion } from './resourceVersion';
 import type { NameClaim } from './servedNames';
@@ -23,6 +24,8 @@ export interface BatchProjectorParts {
   logger?: { warn(msg: string, meta?: object): void };
   /** How one source object is served (default: as a DatabaseInstance, projectInstance). */
   project?: (input: ProjectionInput) => Projection;
+  /** The served backups and schedules of the instance of an operator object (see InformerInstanceStoreOptions). */
+  backupsOf?: (namespace: string, name: string) => InstanceBackups | undefined;
 }
 
 /**
@@ -80,6 +83,7 @@ export class BatchProjector {
   ): GroupProjection {
     const { sources, objects, staleness } = this.parts;
     const source = objects.source(entry.key).obj!;
+    const backups = this.parts.backupsOf?.(source.metadata?.namespace ?? '', source.metadata?.name ?? '');
     const { memory, ...projection } = (this.parts.project ?? projectInstance)({
       entry,
       source,
@@ -88,8 +92,9 @@ export class BatchProjector {
       servedName,
       conflict,
       staleSince: staleness.any() ? staleness.sinceFor(this.parts.informersOf(entry)) : undefined,
+      backups,
     });
     if (memory) sources.rememberRollout(entry.key, memory);
-    return { ...projection, baseRv: objects.baseRv(entry, source) };
+    return { ...projection, baseRv: maxResourceVersion(objects.baseRv(entry, source), backups?.rv) };
   }
 }

@@ -13,6 +13,7 @@ import { LateChanges, type PendingChange } from './LateChanges';
 import type { InformerBackoff, ManagedInformer } from './ManagedInformer';
 import { previewInstance, type Projection, type ProjectionInput } from './projectInstance';
 import type { InformerFactory } from './ResourceInformer';
+import type { InstanceBackups } from '../backups/withBackupTimes';
 import { isNewer, maxResourceVersion } from './resourceVersion';
 import { ServedInstances } from './ServedInstances';
 import { SourceEntries } from './SourceEntries';
@@ -61,6 +62,12 @@ export interface InformerInstanceStoreOptions {
    * projectInstance). The backup store serves its backup runs through the same machinery.
    */
   project?: (input: ProjectionInput) => Projection;
+  /**
+   * The served backup runs and schedules of the instance of an operator object (the apiserver's
+   * backup stores), of which `status.backup` shows the last and next runs; a change of them
+   * reaches the instance through {@link InformerInstanceStore.backupsChanged}.
+   */
+  backupsOf?: (namespace: string, name: string) => InstanceBackups | undefined;
   now?: () => number;
   logger?: {
     info(msg: string, meta?: object): void;
@@ -162,6 +169,7 @@ export class InformerInstanceStore implements InstanceStore {
       advance: rv => this.feed.advance(rv),
       logger: options.logger,
       project: options.project,
+      backupsOf: options.backupsOf,
     });
   }
 
@@ -236,10 +244,21 @@ export class InformerInstanceStore implements InstanceStore {
         memory: this.sources.rollout(entry.key),
         namespace,
         name,
+        backups: this.options.backupsOf?.(namespace, object.metadata?.name ?? name),
       });
     } catch {
       return undefined; // the caller projects the object alone, and answers its error
     }
+  }
+
+  /**
+   * A served backup run or schedule of the operator object `namespace/name` changed at `rv`: its
+   * instance is projected again (its `status.backup` times), in resourceVersion order with the
+   * other changes (an RV already served waits for a newer one, as late changes do).
+   */
+  backupsChanged(namespace: string, name: string, rv: string): void {
+    const keys = this.sources.claimKeys(claimKey(namespace, name));
+    if (keys.length) this.queue.add(rv, keys);
   }
 
   claims(namespace: string, name: string): InstanceSource[] {

@@ -6,6 +6,7 @@ import {
   storedRollout,
   type RolloutMemory,
 } from '../status/rolloutMemory';
+import { withBackupTimes, type InstanceBackups } from '../backups/withBackupTimes';
 import { fallbackInstance } from './fallbackInstance';
 import { nameConflictCondition, type NameClaim } from './servedNames';
 import type { SourceEntry } from './SourceEntries';
@@ -25,6 +26,8 @@ export interface ProjectionInput {
   conflict?: { claims: NameClaim[]; since: string };
   /** Since when a watch it is built from has been failing, when it is Stale. */
   staleSince?: number;
+  /** Its served backup runs and schedules (the apiserver's backup stores), for `status.backup`'s times. */
+  backups?: InstanceBackups;
 }
 
 /** An instance as it would be served, without its resourceVersion. */
@@ -54,7 +57,7 @@ export function projectInstance(input: ProjectionInput): Projection {
     instance = entry.adapter.project(source, entry.kind, input.related);
     const remembered = applyRolloutMemory(input.memory, instance, stored);
     memory = remembered.memory;
-    instance = remembered.instance;
+    instance = withBackupTimes(remembered.instance, input.backups);
   } catch (err) {
     instance = fallbackInstance(entry, source, err);
   }
@@ -129,6 +132,7 @@ export function previewInstance(input: {
   memory: RolloutMemory | undefined;
   namespace: string;
   name: string;
+  backups?: InstanceBackups;
 }): DatabaseInstance {
   const { entry, current, object, namespace, name } = input;
   // a spec change bumps metadata.generation, which operators then report not yet observed
@@ -139,5 +143,6 @@ export function previewInstance(input: {
       : object;
   const projected = entry.adapter.project(next, entry.kind, input.related);
   const { instance } = applyRolloutMemory(input.memory, projected, storedRollout(next));
-  return { ...instance, metadata: { ...instance.metadata, name, namespace } };
+  const timed = withBackupTimes(instance, input.backups);
+  return { ...timed, metadata: { ...timed.metadata, name, namespace } };
 }

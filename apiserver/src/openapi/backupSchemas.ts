@@ -34,9 +34,10 @@ export const backupSchemas: Record<string, Schema> = {
       methods: { type: 'array', description: 'spec.method values the operator offers, the default first.', items: { type: 'string' } },
       reason: str('Why the instance cannot be backed up now (its engine has no backups, or its operator object has no backup destination).'),
       scheduleReason: str('Why schedules are refused where the engine has other backups.'),
-      lastSuccessfulTime: str('When the last successful backup was taken, as the operator records it.', { format: 'date-time' }),
-      lastFailedTime: str('When the last failed backup was taken, as the operator records it.', { format: 'date-time' }),
+      lastSuccessfulTime: str('When the last successful backup ended: the newest of what the operator records on the instance, its DatabaseBackups that Succeeded and its schedules\' last successful runs.', { format: 'date-time' }),
+      lastFailedTime: str('When the last failed backup ended, from the same sources as lastSuccessfulTime.', { format: 'date-time' }),
       firstRecoverabilityPoint: str('The earliest time a restore can go back to, as the operator records it.', { format: 'date-time' }),
+      nextScheduleTime: str('When the next scheduled backup runs: the soonest of its DatabaseBackupSchedules that are not suspended.', { format: 'date-time' }),
     },
   },
   [schemaName('InstanceReference')]: {

@@ -153,4 +153,6 @@ export interface InstanceBackupStatus extends BackupCapabilities {
   lastFailedTime?: string;
   /** The earliest time a restore can go back to, where the operator records it (point in time). */
   firstRecoverabilityPoint?: string;
+  /** When the next scheduled backup runs: the soonest of its schedules that are not suspended. */
+  nextScheduleTime?: string;
 }

@@ -17,9 +17,11 @@ export interface BackupSeen {
   operatorObject: Record<string, any>;
   /** Phase and reason after the suite wrote, as mariadb-operator does, a running and then a failed run. */
   running: { phase: string; reason?: string };
-  failed: { phase: string; reason?: string; message?: string; restorable: boolean };
+  failed: { phase: string; reason?: string; message?: string; restorable: boolean; startTime?: string; completionTime?: string };
   /** A CloudNativePG Backup written by the suite (as a ScheduledBackup would), projected after its completion. */
   completed: Record<string, any>;
+  /** The instances' `status.backup` once each has seen its run: the MariaDB's failed one, the PostgreSQL's completed one. */
+  instanceBackup: { mariadb: Record<string, any>; postgresql: Record<string, any> };
   /** kubectl's stderr for refused creates, and the operator backup objects in the namespace before and after them. */
   refusals: { redis: string; pgMethod: string; before: string[]; after: string[] };
   /** kubectl's output for the delete, and whether the operator object is gone. */
@@ -64,7 +66,16 @@ export async function runBackups(
   await writeStatus(complete('False', 'JobRunning', 'Running'));
   const running = (await phaseOf(name, 'Running')).status;
   await writeStatus(complete('True', 'JobFailed', 'Failed'));
-  const failed = (await phaseOf(name, 'Failed')).status;
+  const failedRun = await phaseOf(name, 'Failed');
+  const failed = failedRun.status;
+  const failedAt = failed.completionTime ?? failed.startTime ?? failedRun.metadata.creationTimestamp;
+  /** An instance's status.backup once `done` holds of it. */
+  const backupOf = (instance: string, done: (b: Record<string, any>) => boolean) =>
+    eventually(async () => {
+      const b = (await kubectl.json(['get', 'dbi', instance, '-n', ns])).status?.backup;
+      return b && done(b) ? b : undefined;
+    }, `status.backup of ${instance}`);
+  const mariadbBackup = await backupOf(instances.mariadb, b => b.lastFailedTime === failedAt);
 
   await kubectl.ok(
     ['create', '-f', '-'],
@@ -81,6 +92,7 @@ export async function runBackups(
     JSON.stringify({ status: { phase: 'completed', method: 'barmanObjectStore', startedAt: '2026-12-01T10:00:00Z', stoppedAt: '2026-12-01T10:01:30Z', backupId: '20261201T100000', destinationPath: 's3://backups/' } }),
   ]);
   const completed = await phaseOf('conf-backup-pg', 'Succeeded');
+  const pgBackup = await backupOf(instances.postgresql, b => !!b.lastSuccessfulTime && Date.parse(b.lastSuccessfulTime) >= Date.parse(completed.status.completionTime));
 
   const before = await operatorBackups();
   const redis = await kubectl.run(['create', '-f', '-'], dbb('conf-backup-redis', ns, instances.redis));
@@ -100,6 +112,7 @@ export async function runBackups(
     running,
     failed,
     completed,
+    instanceBackup: { mariadb: mariadbBackup, postgresql: pgBackup },
     refusals: { redis: redis.stderr, pgMethod: pgMethod.stderr, before, after },
     deleted: { stdout: deleted.stdout, stderr: deleted.stderr, gone },
   };

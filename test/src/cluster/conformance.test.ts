@@ -1240,6 +1240,9 @@ if (choice.kind === 'skip') {
           expect(seen.failed).toMatchObject({ phase: 'Failed', restorable: false, message: 'Failed' });
           expect(seen.completed.spec).toEqual({ instanceRef: { name: nameOf(engine('postgresql')) }, method: 'barmanObjectStore' });
           expect(seen.completed.status).toMatchObject({ phase: 'Succeeded', restorable: true, startTime: '2026-12-01T10:00:00Z', completionTime: '2026-12-01T10:01:30Z' });
+          // each instance says when it was last backed up: the runs' ends (the PostgreSQL's is its run's, or newer where its Cluster records one)
+          expect(seen.instanceBackup.mariadb.lastFailedTime).toBe(seen.failed.completionTime ?? seen.failed.startTime ?? seen.created.metadata.creationTimestamp);
+          expect(Date.parse(seen.instanceBackup.postgresql.lastSuccessfulTime)).toBeGreaterThanOrEqual(Date.parse('2026-12-01T10:01:30Z'));
           expect(seen.refusals.redis).toMatch(/is invalid: spec.instanceRef.name: Forbidden/);
           expect(seen.refusals.pgMethod).toMatch(/is invalid: spec.method/);
           expect(seen.refusals.after).toEqual(seen.refusals.before);

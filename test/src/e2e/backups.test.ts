@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { kubectlBinaries, parseTable, runKubectl, spawnKubectl } from '../support/kubectl';
+import { kubectlBinaries, parseTable, runKubectl, spawnKubectl, watchOneArgs } from '../support/kubectl';
 import { eventually } from '../support/eventually';
 import { startSystem, type System } from '../support/startSystem';
 
@@ -51,6 +51,7 @@ describe('backups through DatabaseBackup (kubectl, emulator + APIService + apise
     alice = await system.kubeconfigFor('alice-token');
   }, 120_000);
   afterAll(async () => {
+    left.forEach(w => w.stop());
     await system?.stop();
   });
 
@@ -65,7 +66,21 @@ describe('backups through DatabaseBackup (kubectl, emulator + APIService + apise
     expect(explained.stdout).toMatch(/Succeeded/);
   });
 
+  /** A watch of orders-db's last successful and failed backup times (status.backup), one line per change. */
+  const watchBackupTimes = () => {
+    const watch = spawnKubectl(file, alice, `${system.dir}/home-backups`, [
+      ...watchOneArgs('dbi', 'orders-db', 'team-a'),
+      '-o',
+      'jsonpath=ok={.status.backup.lastSuccessfulTime} failed={.status.backup.lastFailedTime}{"\\n"}',
+    ]);
+    left.push(watch);
+    return watch;
+  };
+  /** Watches a failed case may leave running, stopped after all. */
+  const left: Array<{ stop(): void }> = [];
+
   it('backs a MariaDB up now: Pending or Running, then Succeeded, with the Table columns', async () => {
+    const times = watchBackupTimes();
     const lines = await backUpAndFollow(backup('orders-db-now', 'orders-db'), 'orders-db-now', 'Succeeded');
     // whatever the watch saw before the end was a run not yet done (how much it saw depends on when
     // its list was answered: the emulated run takes a few of its 100 ms rounds)
@@ -79,6 +94,9 @@ describe('backups through DatabaseBackup (kubectl, emulator + APIService + apise
     const got = JSON.parse((await kubectl('get', 'dbb', 'orders-db-now', '-n', 'team-a', '-o', 'json')).stdout);
     expect(got.status).toMatchObject({ phase: 'Succeeded', engine: 'mariadb', restorable: true, source: { kind: 'Backup', name: 'orders-db-now', operator: 'mariadb-operator' } });
     expect(got.status.completionTime).toBeDefined();
+    // the instance tells its last successful backup, and a watch of it sees the change
+    await times.waitForLine(l => l.startsWith(`ok=${got.status.completionTime} `), 30_000);
+    times.stop();
     // the operator's object is what was written
     const operatorObject = JSON.parse((await admin(['get', 'backups.k8s.mariadb.com', 'orders-db-now', '-n', 'team-a', '-o', 'json'])).stdout);
     expect(operatorObject.spec.mariaDbRef.name).toBe('orders-db');
@@ -96,6 +114,10 @@ describe('backups through DatabaseBackup (kubectl, emulator + APIService + apise
     expect(operatorObject.status.conditions.find((c: any) => c.type === 'Complete')).toMatchObject({ status: 'True', reason: 'JobFailed' });
     const got = JSON.parse((await kubectl('get', 'dbb', 'orders-db-failing', '-n', 'team-a', '-o', 'json')).stdout);
     expect(got.status.restorable).toBe(false);
+    // and the instance its last failed one (decided from the Job, as the run's phase is)
+    const failedAt = got.status.completionTime ?? got.status.startTime ?? got.metadata.creationTimestamp;
+    const instance = JSON.parse((await kubectl('get', 'dbi', 'orders-db', '-n', 'team-a', '-o', 'json')).stdout);
+    expect(instance.status.backup.lastFailedTime).toBe(failedAt);
   }, SLOW);
 
   it('backs a PostgreSQL up through its Cluster\'s barmanObjectStore, and refuses a method the Cluster has no configuration for', async () => {

@@ -16,6 +16,7 @@ import type {
   InstanceKubeEventChange,
   ListInstancesResponse,
   InstanceActions,
+  InstanceBackupStatus,
   PortalInstance,
 } from '@internal/plugin-databases-common';
 import type { BackupsHandlers, DatabasesApi, DatabasesEventHandlers, InstanceEventsHandlers, SchedulesHandlers } from '../api/types';
@@ -36,6 +37,7 @@ export function makeInstance(options: {
   component?: string;
   reason?: string;
   message?: string;
+  backup?: InstanceBackupStatus;
 }): PortalInstance {
   return {
     cluster: options.cluster ?? 'dev',
@@ -67,6 +69,7 @@ export function makeInstance(options: {
         version: options.version ?? '11.4',
         endpoints: [{ name: 'primary', host: `${options.name}-primary.team-a.svc`, port: 3306 }],
         operatorStatus: { conditions: [{ type: 'Ready', status: 'True', message: 'Running' }] },
+        ...(options.backup && { backup: options.backup }),
       },
     },
   };

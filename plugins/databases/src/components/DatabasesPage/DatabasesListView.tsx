@@ -43,6 +43,7 @@ import { formatAge, formatReplicas, ownerOf, sameInstance } from '../../lib/form
 import { useBasePath } from '../../hooks/useBasePath';
 import { useDatabasesEvents, useDebounced } from '../../hooks/useDatabasesEvents';
 import { ErrorExplanation } from '../ErrorExplanation';
+import { LastBackup } from './LastBackup';
 import { OwnerLink } from '../OwnerLink';
 import { PhaseChip } from '../PhaseChip';
 import { PhaseSummary } from '../PhaseSummary';
@@ -72,6 +73,7 @@ const COLUMNS: Array<{ key: string; label: string; sortable: boolean }> = [
   { key: 'namespace', label: 'Namespace', sortable: true },
   { key: 'cluster', label: 'Cluster', sortable: true },
   { key: 'owner', label: 'Owner', sortable: true },
+  { key: 'backup', label: 'Last backup', sortable: false },
   { key: 'age', label: 'Age', sortable: true },
 ];
 
@@ -310,6 +312,9 @@ export function DatabasesListView() {
                     <TableCell>{metadata.namespace}</TableCell>
                     <TableCell>{item.cluster}</TableCell>
                     <TableCell>{owner ? <OwnerLink entityRef={owner} /> : ''}</TableCell>
+                    <TableCell>
+                      <LastBackup instance={item.instance} />
+                    </TableCell>
                     <TableCell>{formatAge(metadata.creationTimestamp)}</TableCell>
                   </TableRow>
                 );

@@ -37,6 +37,31 @@ describe('DatabasesPage', () => {
     expect(within(row).getByText('Ready')).toBeInTheDocument();
   });
 
+  it("says when each instance was last backed up: red when the last run failed, never, or nothing where the engine has no backups", async () => {
+    const api = new FakeDatabasesApi();
+    const capable = { onDemand: true, schedule: true, restore: true, pointInTime: false };
+    const ago = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
+    api.listInstances.mockResolvedValue(
+      listOf([
+        makeInstance({ name: 'backed-up', backup: { ...capable, lastSuccessfulTime: ago(3), lastFailedTime: ago(30) } }),
+        makeInstance({ name: 'last-failed', backup: { ...capable, lastSuccessfulTime: ago(30), lastFailedTime: ago(2) } }),
+        makeInstance({ name: 'not-yet', backup: { ...capable, nextScheduleTime: ago(-1) } }),
+        makeInstance({ name: 'no-backups', engine: 'redis' }),
+      ]),
+    );
+    await renderInTestApp(<DatabasesPage />, { apis: apis(api), initialRouteEntries: ['/databases'], mountPath: '/databases' });
+    expect(await screen.findByRole('columnheader', { name: 'Last backup' })).toBeInTheDocument();
+    const cell = (name: string) => within(screen.getByText(name).closest('tr')!).queryByTestId('last-backup');
+    expect(cell('backed-up')).toHaveTextContent('3h ago');
+    expect(cell('backed-up')!.className).not.toMatch(/colorError/);
+    expect(cell('last-failed')).toHaveTextContent('failed 2h ago');
+    expect(cell('last-failed')!.className).toMatch(/colorError/);
+    expect(cell('last-failed')).toHaveAttribute('title', expect.stringMatching(/^last success .*; last failure /));
+    expect(cell('not-yet')).toHaveTextContent('never');
+    expect(cell('not-yet')).toHaveAttribute('title', expect.stringMatching(/^No backup has run; next scheduled run /));
+    expect(cell('no-backups')).toBeNull();
+  });
+
   it('asks the backend again when a filter, the sort or the search changes', async () => {
     const api = new FakeDatabasesApi();
     api.listInstances.mockResolvedValue(listOf([makeInstance({ name: 'orders-db', phase: 'Failed' })]));
