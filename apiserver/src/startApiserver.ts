@@ -171,14 +171,14 @@ export async function startApiserver(
     staleAfterMs: deps.staleAfterMs,
     logger,
   };
-  // an instance's status.backup shows its last and next runs: its served backups and schedules
-  let instanceBackups: InstanceBackupIndex | undefined;
-  const store = new InformerInstanceStore({ ...watching, engineConfig, backupsOf: (ns, name) => instanceBackups?.of(ns, name) });
-  // every backup run of the operators that have backup objects, through the same machinery
+  // every backup run of the operators that have backup objects, through the instances' machinery
   const backups = new BackupStore(watching);
   // every backup schedule this API serves, likewise
   const schedules = new ScheduleStore(watching);
-  instanceBackups = new InstanceBackupIndex({ backups, schedules }, (ns, name, rv) => store.backupsChanged(ns, name, rv));
+  // an instance's status.backup shows its last and next runs: its served backups and schedules
+  const instanceBackups = new InstanceBackupIndex({ backups, schedules });
+  const store = new InformerInstanceStore({ ...watching, engineConfig, backupsOf: (ns, name) => instanceBackups.of(ns, name) });
+  instanceBackups.follow((ns, name, rv) => store.backupsChanged(ns, name, rv));
   store.start();
   backups.start();
   schedules.start();

@@ -25,7 +25,8 @@ describe('InstanceBackupIndex', () => {
     const backups = fakeStore<DatabaseBackup>();
     const schedules = fakeStore<DatabaseBackupSchedule>();
     const changed: string[] = [];
-    const index = new InstanceBackupIndex({ backups: backups.store, schedules: schedules.store }, (ns, name, rv) => changed.push(`${ns}/${name}@${rv}`));
+    const index = new InstanceBackupIndex({ backups: backups.store, schedules: schedules.store });
+    index.follow((ns, name, rv) => changed.push(`${ns}/${name}@${rv}`));
 
     backups.send({ type: 'ADDED', object: run('a', 'orders-db', '10'), resourceVersion: '10' });
     backups.send({ type: 'ADDED', object: run('b', 'orders-db', '12'), resourceVersion: '12' });

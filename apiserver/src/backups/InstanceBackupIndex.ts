@@ -9,21 +9,24 @@ type Served = DatabaseBackup | DatabaseBackupSchedule;
  * The served backup runs and schedules of each instance (by the operator object's
  * `namespace/name` their `spec.instanceRef` names), kept from the backup stores' events, so an
  * instance's projection reads its own in O(its backups) instead of scanning a namespace. Every
- * change is handed on (`changed`) for the instance to be projected again.
+ * change is handed on (`follow`) for the instance to be projected again.
  */
 export class InstanceBackupIndex {
   private readonly byInstance = new Map<string, { backups: Map<string, DatabaseBackup>; schedules: Map<string, DatabaseBackupSchedule> }>();
   private readonly subscriptions: WatchSubscription[] = [];
+  private changed: (namespace: string, instance: string, rv: string) => void = () => {};
 
-  constructor(
-    stores: { backups: WatchableStore<DatabaseBackup>; schedules: WatchableStore<DatabaseBackupSchedule> },
-    private readonly changed: (namespace: string, instance: string, rv: string) => void,
-  ) {
+  constructor(stores: { backups: WatchableStore<DatabaseBackup>; schedules: WatchableStore<DatabaseBackupSchedule> }) {
     // live from now: subscribed before the stores start, their initial lists arrive as events too
     this.subscriptions.push(
       stores.backups.watch(undefined, e => this.apply('backups', e.type, e.object, e.oldObject, e.resourceVersion)),
       stores.schedules.watch(undefined, e => this.apply('schedules', e.type, e.object, e.oldObject, e.resourceVersion)),
     );
+  }
+
+  /** Where each change goes from now (the instance store, built after this index it reads from). */
+  follow(changed: (namespace: string, instance: string, rv: string) => void): void {
+    this.changed = changed;
   }
 
   /** What `namespace/name`'s instance has, and the largest resourceVersion among it. */

@@ -46,6 +46,9 @@ describe('backups through DatabaseBackup (kubectl, emulator + APIService + apise
     }
   };
 
+  /** Watches a failed case may leave running, stopped after all. */
+  const left: Array<{ stop(): void }> = [];
+
   beforeAll(async () => {
     system = await startSystem({ seed: true });
     alice = await system.kubeconfigFor('alice-token');
@@ -76,8 +79,6 @@ describe('backups through DatabaseBackup (kubectl, emulator + APIService + apise
     left.push(watch);
     return watch;
   };
-  /** Watches a failed case may leave running, stopped after all. */
-  const left: Array<{ stop(): void }> = [];
 
   it('backs a MariaDB up now: Pending or Running, then Succeeded, with the Table columns', async () => {
     const times = watchBackupTimes();

@@ -1,6 +1,11 @@
 import Typography from '@material-ui/core/Typography';
 import type { DatabaseInstance } from '@internal/plugin-databases-common';
-import { backupSummary } from '../../lib/backupSummary';
+import { backupSummary, type BackupSummary } from '../../lib/backupSummary';
+
+function colorOf(summary: BackupSummary): 'error' | 'textSecondary' | 'textPrimary' {
+  if (summary.failed) return 'error';
+  return summary.text === 'never' ? 'textSecondary' : 'textPrimary';
+}
 
 /** The Databases page's "Last backup" cell: "3h ago", red "failed 20m ago", "never", or nothing. */
 export function LastBackup(props: { instance: DatabaseInstance }) {
@@ -10,7 +15,7 @@ export function LastBackup(props: { instance: DatabaseInstance }) {
     <Typography
       variant="body2"
       component="span"
-      color={summary.failed ? 'error' : summary.text === 'never' ? 'textSecondary' : 'textPrimary'}
+      color={colorOf(summary)}
       title={summary.title}
       data-testid="last-backup"
     >
