@@ -1,6 +1,5 @@
 import express, { type Request } from 'express';
 import Router from 'express-promise-router';
-import { z } from 'zod/v3';
 import { InputError, NotAllowedError, NotFoundError } from '@backstage/errors';
 import type {
   AuditorService,
@@ -13,7 +12,6 @@ import type { CatalogService } from '@backstage/plugin-catalog-node';
 import type { EntityReader } from './catalog/EntityReader';
 import { parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
 import {
-  DATABASE_PHASES,
   LABEL_BACKSTAGE_KUBERNETES_ID,
   ANNOTATION_DATABASES_SELECTOR,
   databasesInstanceConnectionReadPermission,
@@ -31,7 +29,7 @@ import {
 import type { ClusterSet } from './watch/ClusterSet';
 import { DatabasesService } from './service/DatabasesService';
 import { toBackstageError } from './service/toBackstageError';
-import { decodeCursor, queryInstances, SORT_NAMES } from './service/queryInstances';
+import { decodeCursor, queryInstances } from './service/queryInstances';
 import type { ImpersonationOptions } from './kube/impersonationFor';
 import type { InstanceAuthorizer } from './permissions/InstanceAuthorizer';
 import { InstanceRequests, type InstanceCaller } from './instances/InstanceRequests';
@@ -40,7 +38,8 @@ import type { EventsHub } from './events/EventsHub';
 import { serveLiveList } from './events/serveLiveList';
 import { recordedWrite } from './instances/recordedWrite';
 import { instanceActions } from './instances/instanceActions';
-import { clusterParams, dnsLabel, instanceName, instanceParams, namespaceParams, parse } from './requestSchemas';
+import { clusterParams, instanceParams, namespaceParams, parse } from './requestSchemas';
+import { createBody, entityParams, entityQuery, listQuery, updateBody } from './instanceSchemas';
 import { addBackupRoutes } from './backups/addBackupRoutes';
 import { addScheduleRoutes } from './schedules/addScheduleRoutes';
 import { addReadyRoute } from './instances/addReadyRoute';
@@ -64,104 +63,6 @@ export interface RouterOptions {
   events: EventsHub;
   impersonation: ImpersonationOptions;
 }
-
-const entityRef = z.string().min(1).refine(s => {
-  try {
-    parseEntityRef(s);
-    return true;
-  } catch {
-    return false;
-  }
-}, 'must be an entity ref like component:default/orders');
-const quantity = z.string().regex(/^[0-9]+(\.[0-9]+)?(m|Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$/, 'must be a Kubernetes quantity');
-const resourceList = z.object({ cpu: quantity.optional(), memory: quantity.optional() }).strict();
-const resources = z.object({ requests: resourceList.optional(), limits: resourceList.optional() }).strict();
-
-
-const listQuery = z
-  .object({
-    cluster: dnsLabel.optional(),
-    namespace: dnsLabel.optional(),
-    // The engines are the apiserver's (DatabaseEngine), not a list of ours: any name may come.
-    engine: dnsLabel.optional(),
-    phase: z.enum(DATABASE_PHASES as [string, ...string[]]).optional(),
-    owner: entityRef.optional(),
-    entity: entityRef.optional(),
-    q: z.string().max(200).optional(),
-    limit: z.coerce.number().int().min(1).max(500).default(100),
-    cursor: z.string().max(100).optional(),
-    sort: z
-      .string()
-      .refine(s => SORT_NAMES.includes(s.replace(/^-/, '')), `sort must be one of ${SORT_NAMES.join(', ')} (optionally prefixed with -)`)
-      .optional(),
-  })
-  .strict();
-
-/**
- * `spec.restoreFrom` (restore into the new instance) as the apiserver takes it: a backup, or an
- * instance and a point in time. Only its shape is checked here; which combination an engine
- * allows, whether the backup is Succeeded, whether the time is in the past, are the
- * apiserver's to refuse (422 with every field named), and its words reach the user unchanged.
- */
-const restoreFrom = z
-  .object({
-    backup: instanceName.optional(),
-    instance: instanceName.optional(),
-    pointInTime: z.string().min(1).max(64).optional(),
-  })
-  .strict()
-  .refine(r => r.backup !== undefined || r.instance !== undefined, 'name a backup, or an instance and a pointInTime');
-
-const createBody = z
-  .object({
-    name: instanceName,
-    owner: entityRef,
-    entityRef: entityRef.optional(),
-    entityMayBeNew: z.boolean().optional(),
-    dryRun: z.boolean().optional(),
-    spec: z
-      .object({
-        engine: dnsLabel,
-        version: z.string().max(64).optional(),
-        // Topologies, like engines, are the apiserver's to know (DatabaseEngine).
-        topology: dnsLabel.optional(),
-        replicas: z.number().int().min(0).max(1000).optional(),
-        storage: z.object({ size: quantity.optional(), storageClassName: z.string().max(253).optional() }).strict().optional(),
-        resources: resources.optional(),
-        deletionProtection: z.boolean().optional(),
-        paused: z.boolean().optional(),
-        restoreFrom: restoreFrom.optional(),
-      })
-      .strict(),
-  })
-  .strict();
-
-const updateBody = z
-  .object({
-    version: z.string().max(64).optional(),
-    replicas: z.number().int().min(0).max(1000).optional(),
-    storage: z.object({ size: quantity.optional() }).strict().optional(),
-    resources: resources.optional(),
-    deletionProtection: z.boolean().optional(),
-    paused: z.boolean().optional(),
-    // a member (pod) name
-    primary: z.string().min(1).max(253).optional(),
-    resourceVersion: z.string().max(64).optional(),
-    dryRun: z.boolean().optional(),
-  })
-  .strict()
-  .refine(
-    b => ['version', 'replicas', 'storage', 'resources', 'deletionProtection', 'paused', 'primary'].some(k => (b as any)[k] !== undefined),
-    'nothing to change: give version, replicas, storage, resources, deletionProtection, paused or primary',
-  );
-
-const entityQuery = z.object({ entityRef }).strict();
-// the catalog's own rules for the parts of an entity ref, so a path never makes a ref that parses as another
-const entityParams = z.object({
-  kind: z.string().max(63).regex(/^[a-zA-Z][a-zA-Z0-9]*$/, 'must be an entity kind'),
-  namespace: z.string().max(63).regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be an entity namespace'),
-  name: z.string().max(63).regex(/^([a-zA-Z0-9][-_.a-zA-Z0-9]*)?[a-zA-Z0-9]$/, 'must be an entity name'),
-});
 
 /** Builds the express router of `/api/databases`. */
 export async function createRouter(options: RouterOptions): Promise<express.Router> {
