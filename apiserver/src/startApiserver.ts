@@ -66,6 +66,9 @@ export interface RunningApiserver {
   shutdown(delayMs?: number, graceMs?: number): Promise<void>;
 }
 
+/** Longest the instances wait for the backup stores before they are served without them. */
+const BACKUPS_SYNC_WAIT_MS = 10_000;
+
 function overridesFrom(options: Options): RequestHeaderOverrides {
   const rh = options.requestheader;
   return {
@@ -177,7 +180,17 @@ export async function startApiserver(
   const schedules = new ScheduleStore(watching);
   // an instance's status.backup shows its last and next runs: its served backups and schedules
   const instanceBackups = new InstanceBackupIndex({ backups, schedules });
-  const store = new InformerInstanceStore({ ...watching, engineConfig, backupsOf: (ns, name) => instanceBackups.of(ns, name) });
+  const store = new InformerInstanceStore({
+    ...watching,
+    engineConfig,
+    backupsOf: (ns, name) => instanceBackups.of(ns, name),
+    // the first list has the backup times every other replica serves; a backup kind this
+    // apiserver cannot watch (its problems are reported) holds the instances back at most a while
+    syncsAfter: Promise.race([
+      Promise.all([backups.whenSynced(), schedules.whenSynced()]).then(() => undefined),
+      new Promise<void>(resolve => setTimeout(resolve, BACKUPS_SYNC_WAIT_MS).unref()),
+    ]),
+  });
   instanceBackups.follow((ns, name, rv) => store.backupsChanged(ns, name, rv));
   store.start();
   backups.start();

@@ -68,7 +68,9 @@ class FakeInformer implements ResourceInformer {
 
 const settle = (ms = 30) => new Promise(r => setTimeout(r, ms));
 
-function setup(options: { historyMaxEvents?: number; clusterResourceVersion?: () => Promise<string | undefined>; lateChangeMaxWaitMs?: number } = {}) {
+function setup(
+  options: { historyMaxEvents?: number; clusterResourceVersion?: () => Promise<string | undefined>; lateChangeMaxWaitMs?: number; syncsAfter?: Promise<void> } = {},
+) {
   const informers = new Map<string, FakeInformer>();
   const created: string[] = [];
   let clock = Date.parse('2026-03-01T10:00:00Z');
@@ -84,6 +86,7 @@ function setup(options: { historyMaxEvents?: number; clusterResourceVersion?: ()
     historyMaxEvents: options.historyMaxEvents,
     clusterResourceVersion: options.clusterResourceVersion,
     lateChangeMaxWaitMs: options.lateChangeMaxWaitMs,
+    syncsAfter: options.syncsAfter,
     restartBackoff: { initialMs: 10, maxMs: 40 },
     now: () => clock,
   });
@@ -167,6 +170,22 @@ describe('InformerInstanceStore', () => {
     await settle();
     expect(t.store.hasSynced()).toBe(true);
     expect(t.store.resourceVersion()).toBe('20');
+  });
+
+  it('with syncsAfter, is synced only once that is in too (the backup stores a first list must include)', async () => {
+    let backupsIn = () => {};
+    const t = setup({ syncsAfter: new Promise<void>(resolve => (backupsIn = resolve)) });
+    stop = () => t.store.stop();
+    t.store.start();
+    t.crds().listed(crdFor(REDIS_KIND, '10'));
+    t.sts().listed();
+    t.inf(REDIS_KIND).listed(redis('orders', '15'));
+    await settle();
+    expect(t.store.hasSynced()).toBe(false);
+    const whenSynced = t.store.whenSynced();
+    backupsIn();
+    await whenSynced;
+    expect(t.store.list().map(i => i.metadata.name)).toEqual(['orders']);
   });
 
   it('starts its history at the lists\' resourceVersion, so a watch from before the sync gets 410 even with no instances', async () => {

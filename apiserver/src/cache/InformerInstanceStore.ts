@@ -68,6 +68,11 @@ export interface InformerInstanceStoreOptions {
    * reaches the instance through {@link InformerInstanceStore.backupsChanged}.
    */
   backupsOf?: (namespace: string, name: string) => InstanceBackups | undefined;
+  /**
+   * What must be in before the store counts as synced (the backup stores `backupsOf` reads), so
+   * that a new replica's first list is what the others serve; absent: nothing.
+   */
+  syncsAfter?: Promise<void>;
   now?: () => number;
   logger?: {
     info(msg: string, meta?: object): void;
@@ -101,7 +106,17 @@ export class InformerInstanceStore implements InstanceStore {
   private readonly late: LateChanges;
   private readonly appliedListeners = new Set<() => void>();
 
+  /** Whether `syncsAfter` is in. */
+  private readonly after = { done: true };
+
   constructor(private readonly options: InformerInstanceStoreOptions) {
+    if (options.syncsAfter) {
+      this.after.done = false;
+      void options.syncsAfter.then(() => {
+        this.after.done = true;
+        this.checkSynced();
+      });
+    }
     this.now = options.now ?? Date.now;
     this.late = new LateChanges(
       () => {
@@ -345,7 +360,7 @@ export class InformerInstanceStore implements InstanceStore {
   }
 
   private checkSynced(): void {
-    if (this.feed.synced || !this.queue.isEmpty() || !this.informers.allListed()) {
+    if (this.feed.synced || !this.after.done || !this.queue.isEmpty() || !this.informers.allListed()) {
       return;
     }
     this.feed.markSynced(this.served.count());
