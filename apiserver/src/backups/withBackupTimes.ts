@@ -1,4 +1,10 @@
-import type { DatabaseBackup, DatabaseBackupSchedule, DatabaseInstance, InstanceBackupStatus } from '@internal/plugin-databases-common';
+import {
+  backupRunTime,
+  type DatabaseBackup,
+  type DatabaseBackupSchedule,
+  type DatabaseInstance,
+  type InstanceBackupStatus,
+} from '@internal/plugin-databases-common';
 
 /** The served backup runs and schedules of one instance, and the largest resourceVersion among them. */
 export interface InstanceBackups {
@@ -19,9 +25,6 @@ function pick(times: Array<string | undefined>, better: (a: number, b: number) =
   return best;
 }
 
-/** When a run ended, or when it is known to have been at last (a failed run may never have started). */
-const endOf = (b: DatabaseBackup) => b.status?.completionTime ?? b.status?.startTime ?? b.metadata.creationTimestamp;
-
 /**
  * `status.backup` with what the instance's backups say: the last successful and failed run (the
  * newest of what the operator records on the instance itself, CloudNativePG's, of the served
@@ -33,7 +36,7 @@ export function withBackupTimes(instance: DatabaseInstance, found: InstanceBacku
   const backup = instance.status?.backup;
   if (!backup || !found) return instance;
   const { backups, schedules } = found;
-  const phase = (p: string) => backups.filter(b => b.status?.phase === p).map(endOf);
+  const phase = (p: string) => backups.filter(b => b.status?.phase === p).map(backupRunTime);
   const times: Partial<InstanceBackupStatus> = {
     lastSuccessfulTime: newest([backup.lastSuccessfulTime, ...phase('Succeeded'), ...schedules.map(s => s.status?.lastSuccessfulTime)]),
     lastFailedTime: newest([backup.lastFailedTime, ...phase('Failed'), ...schedules.map(s => s.status?.lastFailedTime)]),

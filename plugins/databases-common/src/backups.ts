@@ -69,6 +69,15 @@ export interface DatabaseBackup {
   status?: DatabaseBackupStatus;
 }
 
+/**
+ * When a run counts as having happened (its end, else its start, else when it was asked for: a
+ * run that failed before it started has only that): what "last backup" is measured by, in the
+ * apiserver's `status.backup` and the portal alike.
+ */
+export function backupRunTime(b: DatabaseBackup): string | undefined {
+  return b.status?.completionTime ?? b.status?.startTime ?? b.metadata.creationTimestamp;
+}
+
 export interface DatabaseBackupList {
   apiVersion: 'dbaas.platform.dev/v1alpha1';
   kind: 'DatabaseBackupList';

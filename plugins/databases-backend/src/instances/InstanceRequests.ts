@@ -59,7 +59,7 @@ export class InstanceRequests {
     if ((credentials.principal as { type?: string } | undefined)?.type !== 'user') {
       throw new NotAllowedError('databases are requested as a signed-in user, not as a service');
     }
-    const user = revived(credentials as BackstageCredentials<BackstageUserPrincipal>);
+    const user = credentials as BackstageCredentials<BackstageUserPrincipal>;
     const info = await this.options.userInfo.getUserInfo(user);
     return { credentials: user, as: impersonationFor(info, this.options.impersonation), actor: info.userEntityRef };
   }
@@ -183,16 +183,6 @@ export class InstanceRequests {
       })().catch(e => finish(toBackstageError(e)));
     });
   }
-}
-
-/**
- * Credentials as they were issued. The Scaffolder keeps a task's initiator credentials as JSON
- * and hands them to its steps parsed: `expiresAt` is then a string, not a Date.
- */
-function revived<T>(credentials: BackstageCredentials<T>): BackstageCredentials<T> {
-  const expiresAt = credentials.expiresAt as unknown;
-  if (expiresAt === undefined || expiresAt instanceof Date) return credentials;
-  return { ...credentials, expiresAt: new Date(expiresAt as string) };
 }
 
 function reasonOf(instance: DatabaseInstance): string {

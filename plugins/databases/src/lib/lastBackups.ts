@@ -1,7 +1,7 @@
-import type { DatabaseBackup } from '@internal/plugin-databases-common';
+import { backupRunTime, type DatabaseBackup } from '@internal/plugin-databases-common';
 
 /** When a run ended (or, still going, began): what "last" is measured by. */
-const whenOf = (b: DatabaseBackup) => Date.parse(b.status?.completionTime ?? b.status?.startTime ?? b.metadata.creationTimestamp ?? '');
+const whenOf = (b: DatabaseBackup) => Date.parse(backupRunTime(b) ?? '');
 
 /**
  * The newest run that succeeded and the newest that failed, of the runs the user can see: what a
@@ -13,9 +13,4 @@ export function lastBackups(runs: readonly DatabaseBackup[]): { succeeded?: Data
       .filter(b => b.status?.phase === phase && !Number.isNaN(whenOf(b)))
       .reduce<DatabaseBackup | undefined>((best, b) => (!best || whenOf(b) > whenOf(best) ? b : best), undefined);
   return { succeeded: newest('Succeeded'), failed: newest('Failed') };
-}
-
-/** The time `lastBackups` measured a run by. */
-export function lastBackupTime(b: DatabaseBackup): string | undefined {
-  return b.status?.completionTime ?? b.status?.startTime ?? b.metadata.creationTimestamp;
 }

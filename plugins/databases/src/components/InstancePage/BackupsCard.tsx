@@ -1,6 +1,7 @@
 import { useApi } from '@backstage/core-plugin-api';
 import { usePermission } from '@backstage/plugin-permission-react';
 import {
+  backupRunTime,
   databasesBackupCreatePermission,
   databasesBackupDeletePermission,
   databasesInstanceCreatePermission,
@@ -35,7 +36,7 @@ import { useEffect, useState } from 'react';
 import { databasesApiRef, InstanceRef } from '../../api/types';
 import { backupPhaseStyle, formatDuration } from '../../lib/backupPhaseStyle';
 import { formatAge } from '../../lib/format';
-import { lastBackups, lastBackupTime } from '../../lib/lastBackups';
+import { lastBackups } from '../../lib/lastBackups';
 import { ErrorExplanation } from '../ErrorExplanation';
 import { PhaseChip } from '../PhaseChip';
 import { applyBackupChange } from './applyBackupChange';
@@ -69,7 +70,7 @@ function duration(backup: DatabaseBackup, now: number): string {
 /** The newest run that succeeded and the newest that failed, one line above the runs. */
 function LastBackups(props: { runs: DatabaseBackup[]; now: number }) {
   const { succeeded, failed } = lastBackups(props.runs);
-  const said = (b: DatabaseBackup | undefined) => (b ? `${formatAge(lastBackupTime(b), props.now)} ago (${b.metadata.name})` : 'none');
+  const said = (b: DatabaseBackup | undefined) => (b ? `${formatAge(backupRunTime(b), props.now)} ago (${b.metadata.name})` : 'none');
   return (
     <Box mb={1}>
       <Typography variant="body2" data-testid="backups-last">

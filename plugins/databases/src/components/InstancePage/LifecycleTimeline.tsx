@@ -1,4 +1,4 @@
-import type { DatabaseBackup, DatabaseInstance, PhaseTransition, RequestRecord } from '@internal/plugin-databases-common';
+import { backupRunTime, type DatabaseBackup, type DatabaseInstance, type PhaseTransition, type RequestRecord } from '@internal/plugin-databases-common';
 import { Typography } from '@material-ui/core';
 import { makeStyles, useTheme, type Theme } from '@material-ui/core/styles';
 import { backupPhaseStyle } from '../../lib/backupPhaseStyle';
@@ -16,9 +16,6 @@ export type TimelineEntry =
   | { kind: 'backup'; at: string; backup: DatabaseBackup }
   | { kind: 'restore'; at: string; from: NonNullable<DatabaseInstance['spec']['restoreFrom']> };
 
-/** When a run is placed on the timeline: its end, else its start, else when it was asked for. */
-const runTime = (b: DatabaseBackup) => b.status?.completionTime ?? b.status?.startTime ?? b.metadata.creationTimestamp;
-
 /** Merges history and live transitions, requests, backup runs and the restore, newest first, without duplicates. */
 export function buildTimeline(
   transitions: PhaseTransition[],
@@ -35,7 +32,7 @@ export function buildTimeline(
   }
   for (const r of requests) entries.push({ kind: 'request', at: r.at, request: r });
   for (const b of more.backups ?? []) {
-    const at = runTime(b);
+    const at = backupRunTime(b);
     if (at) entries.push({ kind: 'backup', at, backup: b });
   }
   const from = more.instance?.spec.restoreFrom;
