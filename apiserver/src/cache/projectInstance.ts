@@ -81,12 +81,10 @@ export function asServed<T extends ServedShape>(
   input: Pick<ProjectionInput, 'entry' | 'source' | 'servedName' | 'conflict' | 'staleSince'>,
 ): { projected: T; fingerprint: string; sourceRv?: string } {
   const { entry, source, servedName, conflict, staleSince } = input;
-  const metadata = {
-    ...projected.metadata,
-    name: servedName,
-    namespace: entry.namespace,
-  };
-  delete metadata.resourceVersion;
+  // not `delete metadata.resourceVersion`: deleting a property other than the last one gives
+  // the object a dictionary of its own, for every served object
+  const { resourceVersion: _fromSource, ...kept } = projected.metadata;
+  const metadata = { ...kept, name: servedName, namespace: entry.namespace };
   let status = projected.status;
   if (staleSince !== undefined && status) {
     status = {

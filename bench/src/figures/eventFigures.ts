@@ -1,6 +1,7 @@
 import { makeFigure, type Figure } from '../report/Figure';
 import { summarize } from '../report/stats';
 import { reducerNote } from './memoryFigures';
+import type { MemoryUsage } from '../system/ApiserverProcess';
 import type { SizeContext } from './types';
 
 const EVENTS = { group: '', version: 'v1', plural: 'events' };
@@ -10,6 +11,11 @@ const MiB = 1024 * 1024;
 const CATCH_UP_MS = 600_000;
 /** Unrelated events written per timed round: the rest of a busy cluster goes on meanwhile. */
 const BACKGROUND_PER_ROUND = 5;
+
+const oldSpace = (m: MemoryUsage) => {
+  const old = m.spaces?.old_space;
+  return old ? `; old space ${(old.size / MiB).toFixed(0)} MiB committed, ${(old.used / MiB).toFixed(0)} used` : '';
+};
 
 const kubeTime = (ms = Date.now()) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
@@ -93,7 +99,9 @@ export async function eventFigures(ctx: SizeContext): Promise<Figure[]> {
       makeFigure('events: heap growth per instance from its events', size, (after.heapUsed - before.heapUsed) / size / KiB, 'KiB', undefined,
         `heapUsed ${(after.heapUsed / MiB).toFixed(0)} MiB vs ${(before.heapUsed / MiB).toFixed(0)} MiB before; ` +
           // where the rest of the RSS growth is: V8's reserved heap, or memory outside it (buffers, sockets)
-          `heapTotal ${(after.heapTotal / MiB).toFixed(0)} vs ${(before.heapTotal / MiB).toFixed(0)} MiB, external ${(after.external / MiB).toFixed(0)} vs ${(before.external / MiB).toFixed(0)} MiB`),
+          `heapTotal ${(after.heapTotal / MiB).toFixed(0)} vs ${(before.heapTotal / MiB).toFixed(0)} MiB, external ${(after.external / MiB).toFixed(0)} vs ${(before.external / MiB).toFixed(0)} MiB` +
+          // committed but free old space is what a burst fragmented and no memory-reducing collection gave back
+          `${oldSpace(after)}`),
       ...(ctx.emptyMemory
         ? [
             makeFigure('events: RSS per instance with events mirrored', size, (after.rss - ctx.emptyMemory.settled.rss) / size / KiB, 'KiB', size >= 50_000 ? { op: '<=', value: 16 } : undefined,

@@ -7,7 +7,11 @@ import { deployedAllocator, type DeployedAllocator } from './deployedAllocator';
 import { imageNodeFlags } from './imageNodeFlags';
 
 /** `process.memoryUsage()` of the apiserver process, after full GCs (and, when asked, V8's memory reducer). */
-export type MemoryUsage = NodeJS.MemoryUsage & { reducer?: ReducerWait };
+export type MemoryUsage = NodeJS.MemoryUsage & {
+  reducer?: ReducerWait;
+  /** V8's heap spaces: committed (`size`) and used bytes. */
+  spaces?: Record<string, { size: number; used: number }>;
+};
 
 /** Options of {@link ApiserverProcess.start}. */
 export interface ApiserverProcessOptions {
@@ -46,7 +50,7 @@ export class ApiserverProcess {
     this.exited = new Promise(resolve => child.once('exit', code => resolve(code)));
     child.on('message', (msg: any) => {
       if (msg.type === 'memory') {
-        this.waiters.get(msg.id)?.({ ...msg.usage, reducer: msg.reducer });
+        this.waiters.get(msg.id)?.({ ...msg.usage, reducer: msg.reducer, spaces: msg.spaces });
         this.waiters.delete(msg.id);
       } else if (msg.type === 'synced') {
         this.syncMs = msg.ms;
