@@ -30,6 +30,8 @@ export const MODE_WEIGHTS: Record<VariantMode, number> = {
   failed: 5,
   pending: 4,
   stalled: 0,
+  // what an operator holds back itself (a failing restore): already among provisioning and failed
+  held: 0,
 };
 
 /**

@@ -17,7 +17,7 @@ import { ROTATION_MS, runBinding } from './bindingCase';
 import { runSwitchover, SWITCHOVER_CASES } from './switchoverCases';
 import { runBackups } from './backupCases';
 import { runSchedules } from './scheduleCases';
-import { runFailedMariadbRestore, runRestore } from './restoreCases';
+import { runFailedDumpLoad, runFailedMariadbRestore, runRestore } from './restoreCases';
 
 /*
  * The conformance suite: what a user of a real cluster sees through kube-apiserver, checked with
@@ -1303,6 +1303,21 @@ if (choice.kind === 'skip') {
           expect(seen.failed.message).toMatch(/^Restore conf-mdb-broken-restore: Failed/);
           expect(seen.annotations['dbaas.platform.dev/restore-failed']).toBe(seen.failed.message);
           expect(seen.afterDelete).toMatchObject({ phase: 'Failed', reason: 'RestoreFailed', message: seen.failed.message });
+        },
+        STEP,
+      );
+
+      it(
+        'spec.initDB.dump: an InnoDB Cluster whose seed pod keeps failing to load its dump is Failed (RestoreFailed), saying where the operator wrote why',
+        async () => {
+          const seen = await runFailedDumpLoad(kubectl, ns);
+          expect(seen.restoring).toMatchObject({ phase: 'Provisioning', reason: 'Restoring' });
+          expect(seen.restoring.message).toMatch(/^Loading dump conf-dump \(spec.initDB.dump\)/);
+          expect(seen.failed).toMatchObject({ phase: 'Failed', reason: 'RestoreFailed' });
+          expect(seen.failed.message).toBe(
+            `Loading dump conf-dump failed: container sidecar of the seed pod conf-mysql-bad-dump-0 exited with code 1 (Error), restarted 2 times. ` +
+              `mysql-operator writes why only to that container's log: kubectl logs -n ${ns} conf-mysql-bad-dump-0 -c sidecar --previous`,
+          );
         },
         STEP,
       );

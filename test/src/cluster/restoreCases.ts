@@ -174,3 +174,83 @@ export async function runFailedMariadbRestore(kubectl: Kubectl, ns: string, sour
   await kubectl.run(['delete', 'backups.k8s.mariadb.com', backup, '-n', ns, '--ignore-not-found']);
   return { operatorObject, failed, afterDelete, annotations };
 }
+
+/** What the failed dump load case saw. */
+export interface FailedDumpLoadSeen {
+  restoring: { phase: string; reason?: string; message?: string };
+  failed: { phase: string; reason?: string; message?: string };
+}
+
+/**
+ * A new InnoDB Cluster from a dump whose load fails, on a cluster where no operator runs: the
+ * suite writes an InnoDBCluster with `spec.initDB.dump` and its status PENDING (the operator has
+ * not created the InnoDB Cluster yet: the seed pod loads the dump first, sidecar_main.py), then
+ * the seed pod `<name>-0` as kubelet shows a container that exited 1 and is restarted (the
+ * sidecar, after "Error loading dump"). Restoring first, then Failed (RestoreFailed).
+ */
+export async function runFailedDumpLoad(kubectl: Kubectl, ns: string): Promise<FailedDumpLoadSeen> {
+  const name = 'conf-mysql-bad-dump';
+  const statusWhen = (check: (s: any) => boolean, what: string) =>
+    eventually(async () => {
+      const got = await kubectl.json(['get', 'dbi', name, '-n', ns]);
+      return got.status && check(got.status) ? got.status : undefined;
+    }, `DatabaseInstance ${name} ${what}`);
+  await kubectl.ok(
+    ['create', '-f', '-'],
+    JSON.stringify({
+      apiVersion: 'mysql.oracle.com/v2',
+      kind: 'InnoDBCluster',
+      metadata: { name, namespace: ns },
+      spec: {
+        instances: 1,
+        secretName: `${name}-root`,
+        tlsUseSelfSigned: true,
+        initDB: { dump: { name: 'conf-dump', storage: { persistentVolumeClaim: { claimName: 'conf-dumps' } }, path: 'conf-dump' } },
+      },
+    }),
+  );
+  const pod = `${name}-0`;
+  try {
+    await kubectl.ok([
+      'patch', 'innodbclusters.mysql.oracle.com', name, '-n', ns, '--subresource=status', '--type=merge', '-p',
+      JSON.stringify({ status: { cluster: { status: 'PENDING', onlineInstances: 0, lastProbeTime: now() } } }),
+    ]);
+    const restoring = await statusWhen(s => s.reason === 'Restoring', 'Provisioning (Restoring)');
+    // a pod needs its namespace's default ServiceAccount (no controller-manager may make it)
+    const sa = await kubectl.run(['create', 'serviceaccount', 'default', '-n', ns]);
+    if (sa.code !== 0 && !/AlreadyExists|already exists/.test(sa.stderr)) throw new Error(`create serviceaccount default: ${sa.stderr}`);
+    const image = 'registry.k8s.io/pause:3.9';
+    await kubectl.ok(
+      ['create', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: pod, namespace: ns, labels: { component: 'mysqld', tier: 'mysql', 'mysql.oracle.com/cluster': name } },
+        // gated: no scheduler binds it and no kubelet rewrites the status the suite writes
+        spec: { schedulingGates: [{ name: 'dbaas.platform.dev/conformance' }], containers: [{ name: 'sidecar', image }, { name: 'mysql', image }] },
+      }),
+    );
+    const at = now();
+    await kubectl.ok([
+      'patch', 'pod', pod, '-n', ns, '--subresource=status', '--type=merge', '-p',
+      JSON.stringify({
+        status: {
+          conditions: [{ type: 'Ready', status: 'False', reason: 'ContainersNotReady', lastTransitionTime: at }],
+          containerStatuses: [
+            { name: 'mysql', image, imageID: '', ready: true, started: true, restartCount: 0, state: { running: { startedAt: at } } },
+            {
+              name: 'sidecar', image, imageID: '', ready: false, started: false, restartCount: 2,
+              state: { waiting: { reason: 'CrashLoopBackOff', message: `back-off 20s restarting failed container=sidecar pod=${pod}` } },
+              lastState: { terminated: { exitCode: 1, reason: 'Error', startedAt: at, finishedAt: at } },
+            },
+          ],
+        },
+      }),
+    ]);
+    const failed = await statusWhen(s => s.phase === 'Failed', 'Failed');
+    return { restoring, failed };
+  } finally {
+    await kubectl.run(['delete', 'pod', pod, '-n', ns, '--grace-period=0', '--force', '--ignore-not-found']);
+    await kubectl.run(['delete', 'innodbclusters.mysql.oracle.com', name, '-n', ns, '--ignore-not-found']);
+  }
+}

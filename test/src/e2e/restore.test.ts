@@ -167,6 +167,21 @@ describe('restore into a new instance with spec.restoreFrom (kubectl, emulator +
     expect(got.metadata.annotations?.['dbaas.platform.dev/restore-failed']).toBeUndefined();
   }, SLOW);
 
+  it('restores a MySQL dump into a new InnoDB Cluster (Provisioning Restoring, then Ready); a dump load that keeps failing in the seed pod is Failed RestoreFailed', async () => {
+    const spec = { engine: 'mysql', storage: { size: '1Gi' }, restoreFrom: { backup: 'payments-db-first' } };
+    const good = await follow('dbi', 'payments-copy', l => l.startsWith('Ready '), () => applied(instance('payments-copy', spec)));
+    expect(good).toContain('Provisioning Restoring');
+    const bad = await follow('dbi', 'payments-bad-dump', l => l.startsWith('Failed '), () =>
+      applied(instance('payments-bad-dump', spec, { 'emulator.dbaas.platform.dev/fail-restore': 'true' })),
+    );
+    expect(bad).toContain('Provisioning Restoring');
+    const got = JSON.parse((await kubectl(['get', 'dbi', 'payments-bad-dump', '-n', 'team-a', '-o', 'json'])).stdout);
+    expect(got.status).toMatchObject({ phase: 'Failed', reason: 'RestoreFailed' });
+    // the operator's words are only in the seed pod's log: the message says which container and how to read it
+    expect(got.status.message).toMatch(/^Loading dump payments-db-first failed: container \S+ of the seed pod payments-bad-dump-0 exited with code 1/);
+    expect(got.status.message).toMatch(/kubectl logs -n team-a payments-bad-dump-0 -c \S+ --previous$/);
+  }, SLOW);
+
   it('a restore that fails is Failed with the operator\'s words', async () => {
     const spec = { engine: 'postgresql', storage: { size: '1Gi' }, restoreFrom: { instance: 'payments-pg', pointInTime: minuteAgo() } };
     const lines = await follow('dbi', 'payments-broken', l => l.startsWith('Failed '), () =>

@@ -21,6 +21,7 @@ import { mysqlBackups } from './backup';
 import { mysqlFindings } from './findings';
 import { withMembers } from '../shared/members';
 import { mysqlMembers } from './members';
+import { dumpLoadFailure } from './dumpLoadFailure';
 
 const INNODB_CLUSTER: SourceKind = {
   group: 'mysql.oracle.com',
@@ -122,8 +123,10 @@ export const mysqlOperatorAdapter: OperatorAdapter = withMembers({
   ],
   findings: mysqlFindings,
   backups: mysqlBackups,
-  project(source, kind) {
+  project(source, kind, related) {
     const spec = asRecord(source.spec) ?? {};
+    const facts = mysqlFacts(source);
+    dumpLoadFailure(source, facts, mysqlMembers.pods, related);
     const status = asRecord(source.status) ?? {};
     const name = nameOf(source);
     const ns = namespaceOf(source);
@@ -142,7 +145,7 @@ export const mysqlOperatorAdapter: OperatorAdapter = withMembers({
         deletionProtection: deletionProtectionOf(source),
         restoreFrom: mysqlRestore.read(source),
       },
-      facts: mysqlFacts(source),
+      facts,
       version: asString(status.version),
       endpoints: [
         serviceEndpoint('primary', name, ns, ROUTER_RW_PORT),

@@ -2,8 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import type { DatabaseBackup, DatabaseInstance } from '@internal/plugin-databases-common';
 import { crdStoreProblems } from '../__testUtils__/crdStoreProblems';
 import { emptyLookup } from '../__testUtils__/schemaDerivedFixtures';
-import type { KubeObject } from '../types';
+import type { KubeObject, RelatedLookup } from '../types';
 import { mysqlOperatorAdapter } from './adapter';
+import { mysqlMembers } from './members';
 import { mysqlRestore } from './restore';
 
 const kind = mysqlOperatorAdapter.kinds[0];
@@ -62,6 +63,44 @@ describe('mysql-operator restore (spec.initDB.dump)', () => {
     expect([pending.phase, pending.reason]).toEqual(['Provisioning', 'Restoring']);
     expect(pending.message).toMatch(/Loading dump payments-db-1/);
     const online = mysqlOperatorAdapter.project(at({ cluster: { status: 'ONLINE', onlineInstances: 3 } }), kind, emptyLookup).status!;
+    expect(online.phase).toBe('Ready');
+  });
+
+  it('derived: a dump load that keeps failing in the seed pod is Failed RestoreFailed, saying where the operator wrote why', () => {
+    const source = { backup, backupObject: mysqlBackup, backedUp: cluster({ persistentVolumeClaim: { claimName: 'c' } }) };
+    const built = mysqlRestore.apply(write.toOperatorObject(instance), source);
+    const cr: KubeObject = { ...built, metadata: { ...built.metadata, uid: 'u', creationTimestamp: '2026-07-01T10:00:00Z' }, status: { cluster: { status: 'PENDING', onlineInstances: 0 } } };
+    const name = cr.metadata!.name!;
+    const ns = cr.metadata!.namespace!;
+    // a pod as kubelet writes it (core/v1 ContainerStatus), through the cache's slim copy
+    const seedPod = (sidecar: Record<string, unknown>) =>
+      mysqlMembers.pods.slim!({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: `${name}-0`, namespace: ns, labels: { component: 'mysqld', 'mysql.oracle.com/cluster': name } },
+        status: {
+          phase: 'Running',
+          conditions: [{ type: 'Ready', status: 'False' }],
+          containerStatuses: [
+            { name: 'mysql', ready: true, restartCount: 0, state: { running: { startedAt: '2026-07-01T10:01:00Z' } } },
+            { name: 'sidecar', ready: false, ...sidecar },
+          ],
+        },
+      });
+    const lookup = (pod: KubeObject): RelatedLookup => ({ get: ref => (ref.type.plural === 'pods' && ref.name === `${name}-0` ? pod : undefined) });
+    const crashing = seedPod({
+      restartCount: 3,
+      state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 40s restarting failed container=sidecar' } },
+      lastState: { terminated: { exitCode: 1, reason: 'Error', startedAt: '2026-07-01T10:02:00Z', finishedAt: '2026-07-01T10:02:09Z' } },
+    });
+    const failed = mysqlOperatorAdapter.project(cr, kind, lookup(crashing)).status!;
+    expect([failed.phase, failed.reason]).toEqual(['Failed', 'RestoreFailed']);
+    expect(failed.message).toContain(`Loading dump payments-db-1 failed: container sidecar of the seed pod ${name}-0 exited with code 1 (Error), restarted 3 times`);
+    expect(failed.message).toContain(`kubectl logs -n ${ns} ${name}-0 -c sidecar --previous`);
+    // still loading (no failed run yet), and a cluster once ONLINE whose sidecar crashed later, are not a failed restore
+    const loading = seedPod({ restartCount: 0, state: { running: { startedAt: '2026-07-01T10:01:00Z' } } });
+    expect(mysqlOperatorAdapter.project(cr, kind, lookup(loading)).status!.reason).toBe('Restoring');
+    const online = mysqlOperatorAdapter.project({ ...cr, status: { cluster: { status: 'ONLINE', onlineInstances: 3 } } }, kind, lookup(crashing)).status!;
     expect(online.phase).toBe('Ready');
   });
 });

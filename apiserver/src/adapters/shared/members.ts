@@ -90,6 +90,10 @@ function slimPod(pod: KubeObject, labels: readonly string[], annotations: readon
   const keptAnnotations = picked(meta.annotations, annotations);
   const node = asString(asRecord(pod.spec)?.nodeName);
   const namespace = typeof meta.namespace === 'string' ? share(`ns\0${meta.namespace}`, () => meta.namespace) : undefined;
+  const crashed = crashedContainers(pod);
+  const readyOnly = ready ? readyStatus(asString(ready.status)) : undefined;
+  // the shared Ready status, unless a container crashed (rare: then the pod's own)
+  const status = crashed.length ? { ...readyOnly, containerStatuses: crashed } : readyOnly;
   return {
     metadata: {
       name: meta.name,
@@ -100,8 +104,40 @@ function slimPod(pod: KubeObject, labels: readonly string[], annotations: readon
       ...(keptAnnotations ? { annotations: keptAnnotations } : {}),
     },
     ...(node ? { spec: share(`node\0${node}`, () => ({ nodeName: node })) } : {}),
-    ...(ready ? { status: readyStatus(asString(ready.status)) } : {}),
+    ...(status ? { status } : {}),
   };
+}
+
+/** A container of a pod that last ended in failure (exit code other than 0), and how often it restarted. */
+export interface CrashedContainer {
+  name: string;
+  restartCount?: number;
+  lastState: { terminated: { exitCode: number; reason?: string } };
+}
+
+/**
+ * The containers of `pod` whose last run ended with a non-zero exit code (kubelet's
+ * `lastState.terminated`), as a slim pod keeps them: what a phase can read of a crashing member
+ * (a restore that fails in it) without keeping every pod's container statuses.
+ */
+export function crashedContainers(pod: KubeObject | undefined): CrashedContainer[] {
+  const status = asRecord(pod?.status);
+  return [...asArray(status?.initContainerStatuses), ...asArray(status?.containerStatuses)].flatMap(c => {
+    const container = asRecord(c);
+    const terminated = asRecord(asRecord(container?.lastState)?.terminated);
+    const exitCode = terminated?.exitCode;
+    const name = asString(container?.name);
+    if (!name || typeof exitCode !== 'number' || exitCode === 0) return [];
+    const reason = asString(terminated?.reason);
+    const restartCount = container?.restartCount;
+    return [
+      {
+        name,
+        ...(typeof restartCount === 'number' ? { restartCount } : {}),
+        lastState: { terminated: { exitCode, ...(reason ? { reason } : {}) } },
+      },
+    ];
+  });
 }
 
 /** The pod's Ready condition is True (a pod being deleted is not ready, as endpoints treat it). */

@@ -22,6 +22,8 @@ export interface MemberShow {
   since: string;
   /** A primary pod lost (failPrimary): not ready until the operator has failed over. */
   lost?: unknown;
+  /** The fault is the operator's own doing (EmulatedOperator.heldBack): shown from a pod's start. */
+  fromStart?: boolean;
 }
 
 /**
@@ -102,7 +104,7 @@ export class DependentReconciler {
     desired: DesiredState,
     sets: Map<string, StatefulSetState>,
     podsBefore: Map<string, number>,
-    { fault, since, lost }: MemberShow,
+    { fault, since, lost, fromStart }: MemberShow,
   ): number {
     if (!this.store.resource(PODS) || !this.store.resource(CLAIMS)) return 0;
     const ns = cr.metadata.namespace;
@@ -122,7 +124,7 @@ export class DependentReconciler {
           // a primary lost (failPrimary) is not ready until the operator has failed over
           ready: isReadyPod(state, i) && lost !== pod,
           // a pod the controller has just started is not failing yet
-          fault: state.starting && i === state.pods - 1 ? undefined : fault,
+          fault: state.starting && i === state.pods - 1 && !fromStart ? undefined : fault,
           since,
         });
       // only the pods beyond the new count: listing the namespace per set is quadratic

@@ -287,8 +287,8 @@ export class OperatorEmulator {
   ): number {
     let cr = crIn;
     const key = this.key(kind, cr.metadata.namespace, cr.metadata.name);
-    const control = this.modes.get(key) ?? { mode: 'ready' as HealthMode };
-    if (control.mode === 'stalled') return 0;
+    const asked = this.modes.get(key) ?? { mode: 'ready' as HealthMode };
+    if (asked.mode === 'stalled') return 0;
     let changes = 0;
     let world = this.worlds.get(key);
     if (world && world.uid !== cr.metadata.uid) {
@@ -313,9 +313,11 @@ export class OperatorEmulator {
       changes++;
     }
 
-    if (op.paused?.(cr)) return changes + this.reportPaused(op, kind, cr, world, control);
+    if (op.paused?.(cr)) return changes + this.reportPaused(op, kind, cr, world, asked);
 
     const w = world;
+    const held = op.heldBack?.(cr);
+    const control = held ? { mode: 'held' as HealthMode } : asked;
     askedToFailPrimary(op, cr, w.memo);
     const adjust = op.adjustSpec?.(cr, w.memo);
     if (adjust) {
@@ -326,7 +328,8 @@ export class OperatorEmulator {
     changes += progressed;
 
     changes += this.dependents.reconcile(cr, desired, sets, podsBefore, {
-      fault: this.faults.get(key),
+      fault: held ?? this.faults.get(key),
+      fromStart: held !== undefined,
       since: w.createTime,
       lost: w.memo.lostPrimary,
     });

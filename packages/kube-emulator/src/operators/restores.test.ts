@@ -6,6 +6,7 @@ import { JOBS } from './BackupEmulator';
 import { harness, NS } from './__testutils__/harness';
 import { MARIADB_KIND } from './mariadb-operator/mariadbKind';
 import { MARIADB_RESTORE_KIND } from './mariadb-operator/restore';
+import { INNODBCLUSTER_KIND } from './mysql-operator/mysqlOperator';
 import { FAIL_RESTORE_ANNOTATION } from './restoreFate';
 import type { Observation } from './types';
 
@@ -81,5 +82,27 @@ describe('emulated restores', () => {
     // without the switch the recovery is the ordinary first creation
     const plain = object('postgresql.cnpg.io/v1', 'Cluster', { instances: 1, bootstrap: { recovery: { backup: { name: 'b1' } } } });
     expect(withRecovery(plain, obs('ready', {}), healthy)).toBe(healthy);
+  });
+
+  it('mysql-operator: a dump load told to fail crash-loops a container of the seed pod, no member ever becomes ready, and the InnoDBCluster stays PENDING', () => {
+    const cluster = (name: string, annotations?: Record<string, string>) => ({
+      apiVersion: 'mysql.oracle.com/v2',
+      kind: 'InnoDBCluster',
+      metadata: { name, namespace: NS, ...(annotations && { annotations }) },
+      spec: { instances: 3, secretName: `${name}-root`, tlsUseSelfSigned: true, initDB: { dump: { name: 'b1', storage: { persistentVolumeClaim: { claimName: 'dumps' } }, path: 'b1' } } },
+    });
+    const h = harness();
+    h.store.create(INNODBCLUSTER_KIND, cluster('bad', { [FAIL_RESTORE_ANNOTATION]: 'true' }));
+    h.store.create(INNODBCLUSTER_KIND, cluster('good'));
+    for (let i = 0; i < 40; i++) h.emulator.tick();
+    const pods = { group: '', version: 'v1', plural: 'pods' };
+    const seed = h.store.get(pods, NS, 'bad-0') as any;
+    const crashed = seed.status.containerStatuses.find((c: any) => c.lastState?.terminated);
+    expect(crashed).toMatchObject({ restartCount: 5, state: { waiting: { reason: 'CrashLoopBackOff' } }, lastState: { terminated: { exitCode: 1, reason: 'Error' } } });
+    expect(seed.status.conditions.find((c: any) => c.type === 'Ready').status).toBe('False');
+    expect((h.get(INNODBCLUSTER_KIND, 'bad').status as any).cluster).toMatchObject({ status: 'PENDING', onlineInstances: 0 });
+    expect(upstreamErrors(h.get(INNODBCLUSTER_KIND, 'bad'), { group: 'mysql.oracle.com', plural: 'innodbclusters', version: 'v2' }, 'status')).toEqual([]);
+    // without the switch the same dump loads and the cluster comes ONLINE
+    expect((h.get(INNODBCLUSTER_KIND, 'good').status as any).cluster.status).toBe('ONLINE');
   });
 });

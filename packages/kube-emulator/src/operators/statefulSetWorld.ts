@@ -100,6 +100,9 @@ export function limitsFor(
   switch (mode) {
     case 'provisioning':
       return { maxReady: Math.max(0, all - 1), holdUpdate: false };
+    case 'held':
+      // no member starts (the first one fails what every other waits for): provisioning for good
+      return { maxReady: 0, holdUpdate: false };
     case 'updating':
       return { maxReady: unlimited, holdUpdate: true };
     case 'degraded':
@@ -151,6 +154,7 @@ export function computeStage(
     mode === 'updating'
   )
     return mode;
+  if (mode === 'held') return 'provisioning';
   if (sets.every(setSettled)) return 'ready';
   if (!everReady) return 'provisioning';
   if (sets.some(setRolling)) return 'updating';

@@ -3,10 +3,11 @@ import type { ResourceKey, StoredObject } from '../store/types';
 /**
  * What the control API can ask of an emulated operator for one object:
  * `ready` lets it reconcile normally (towards ready), the others hold the object in that state
- * until told otherwise, and `stalled` stops reconciling it altogether (its status stays as it is).
+ * until told otherwise, `stalled` stops reconciling it altogether (its status stays as it is), and
+ * `held` keeps every member from starting (provisioning for good, no member ever ready).
  */
 export type HealthMode =
-  'ready' | 'degraded' | 'failed' | 'provisioning' | 'updating' | 'stalled';
+  'ready' | 'degraded' | 'failed' | 'provisioning' | 'updating' | 'stalled' | 'held';
 
 /**
  * What keeps the members that are not ready from starting, as the kubelet, the scheduler and the
@@ -184,6 +185,12 @@ export interface EmulatedOperator {
   paused?(cr: StoredObject): boolean;
   /** When failed, keep pods running (e.g. Elasticsearch red: nodes up, primaries unassigned). */
   failedKeepsPods?: boolean;
+  /**
+   * What keeps this object's members from ever starting, by the operator's own doing (a restore
+   * the emulator was told to fail that runs inside a member): the object stays provisioning and
+   * its members show the fault.
+   */
+  heldBack?(cr: StoredObject): MemberFault | undefined;
   /**
    * The pod the operator has as primary, where it has one that can be lost (`failPrimary`):
    * while lost it is not ready and `memo.lostPrimary` names it, until the operator's failover

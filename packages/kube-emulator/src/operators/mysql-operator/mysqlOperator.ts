@@ -9,6 +9,7 @@ import type {
   Observation,
 } from '../types';
 import { mysqlBackups } from './backups';
+import { restoreFails } from '../restoreFate';
 
 /** InnoDBCluster (mysql.oracle.com/v2). */
 export const INNODBCLUSTER_KIND: CustomKind = {
@@ -188,4 +189,7 @@ export const mysqlOperator: EmulatedOperator = {
   desired: cr => desired(cr),
   status,
   backups: mysqlBackups,
+  // the seed pod loads spec.initDB.dump before the cluster exists (sidecar_main.py bootstrap); a
+  // failing load exits its container, which is restarted to load again, and the status stays PENDING
+  heldBack: cr => (restoreFails(cr) && spec(cr).initDB?.dump ? 'crash-loop' : undefined),
 };
