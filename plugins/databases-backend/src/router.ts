@@ -330,7 +330,7 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
   const nested = { readInstance, write, service, authorizer, streams: eventStreams, maxStreams: MAX_EVENT_STREAMS };
   addBackupRoutes(router, nested);
   addScheduleRoutes(router, nested);
-  addReadyRoute(router, { httpAuth, instances });
+  addReadyRoute(router, { httpAuth, instances, streams: eventStreams, maxStreams: MAX_EVENT_STREAMS });
 
   // anything else under /api/databases is a Backstage error too, not the framework's empty 404
   router.use((req, _res) => {

@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import type Router from 'express-promise-router';
 import { z } from 'zod/v3';
 import type { HttpAuthService } from '@backstage/backend-plugin-api';
+import { ServiceUnavailableError } from '@backstage/errors';
 import type { DatabaseInstance, ReadyFrame } from '@internal/plugin-databases-common';
 import { instanceParams, parse } from '../requestSchemas';
 import type { InstanceRequests } from './InstanceRequests';
@@ -23,11 +24,32 @@ const readyQuery = z
  * ordinary error answer. Changes come from the backend's shared watch, not from polling; a
  * client that leaves ends the wait.
  */
-export function addReadyRoute(router: ReturnType<typeof Router>, deps: { httpAuth: HttpAuthService; instances: InstanceRequests }) {
+export function addReadyRoute(
+  router: ReturnType<typeof Router>,
+  deps: {
+    httpAuth: HttpAuthService;
+    instances: InstanceRequests;
+    /** Long-lived answers open on this backend (the live lists' too), and how many may be. */
+    streams: { open: number };
+    maxStreams: number;
+  },
+) {
   router.get('/clusters/:cluster/namespaces/:namespace/instances/:name/ready', async (req: Request, res: Response) => {
     const p = parse(instanceParams, req.params, 'path');
     const { timeoutSeconds } = parse(readyQuery, req.query, 'query');
     const credentials = await deps.httpAuth.credentials(req, { allow: ['user'] });
+    // a wait holds a watch and a connection for minutes, as a live list does: the same bound
+    if (deps.streams.open >= deps.maxStreams) {
+      throw new ServiceUnavailableError(`${deps.maxStreams} event streams are open on this backend; wait for the instance by reading it again later`);
+    }
+    deps.streams.open += 1;
+    let holding = true;
+    const free = () => {
+      if (holding) deps.streams.open -= 1;
+      holding = false;
+    };
+    res.on('finish', free);
+    res.on('close', free);
     const left = new AbortController();
     res.on('close', () => left.abort());
     const send = (frame: ReadyFrame) => {
