@@ -66,6 +66,12 @@ export interface ResourceType {
 export interface SourceKind extends ResourceType {
   /** Topologies objects of this kind can have. */
   topologies: DatabaseTopology[];
+  /**
+   * Where one object of the kind holds several served ones (an InnoDBCluster's
+   * `spec.backupSchedules[]`): each as an object of its own, named as served, carrying what its
+   * projection reads. The store's informer of the kind then serves these instead (expandingInformer).
+   */
+  expand?(parent: KubeObject): KubeObject[];
 }
 
 /** Reference to a related object an instance is built from. */
@@ -215,6 +221,25 @@ export interface ScheduleSide {
   toOperatorObject(schedule: DatabaseBackupSchedule, target: KubeObject, options?: BuildOptions): KubeObject;
   /** `current` (the schedule's operator object) changed to run as `spec` says; the rest kept. */
   applyUpdate(current: KubeObject, spec: DatabaseBackupScheduleSpec): KubeObject;
+  /**
+   * Where the operator keeps its schedules as entries of the instance's own object (mysql-operator's
+   * InnoDBCluster `spec.backupSchedules[]`), not as objects of their own: `kinds` expand to one
+   * object per entry (SourceKind.expand), `toOperatorObject` and `applyUpdate` build such an entry
+   * object, and a write changes the instance's object instead.
+   */
+  embedded?: EmbeddedSchedules;
+}
+
+/** How schedules kept inside the instance's object are written (see ScheduleSide.embedded). */
+export interface EmbeddedSchedules {
+  /** The entry the served name `name` stands for in `target`, or why no entry can have it (a field of `metadata`). */
+  entryName(name: string, target: KubeObject): { entry: string } | { cause: FieldCause };
+  /** The instance `entryObject` (an expanded entry object) belongs to. */
+  instanceOf(entryObject: KubeObject): string;
+  /** A merge patch of `target`'s spec that puts `entryObject`'s entry in place of `entry`'s (adds it when new), or removes `entry` (no entryObject). */
+  specPatch(target: KubeObject, entry: string, entryObject: KubeObject | undefined): Record<string, unknown>;
+  /** Why labels and annotations cannot be kept (the entries carry none). */
+  noMetadata: string;
 }
 
 /** What a new instance gets for each field the request leaves out (per engine and topology). */

@@ -7,6 +7,7 @@ import type {
 import { resourceName } from '../kube/resourcePath';
 import { ManagedInformer, type InformerBackoff } from './ManagedInformer';
 import { CRD_TYPE, crdServesKind } from './crdServesKind';
+import { expandingFactory } from './expandingInformer';
 import type { InformerFactory } from './ResourceInformer';
 import { rvToBigInt } from './resourceVersion';
 import type { SourceEntry } from './SourceEntries';
@@ -212,20 +213,22 @@ export class StoreInformers {
   }
 
   private makeSourceInformer(kind: SourceKind): ManagedInformer {
-    return this.makeInformer(kind, (key, obj, gone) => this.options.hooks.sourceChanged(key, obj, gone));
+    const factory = kind.expand ? expandingFactory(this.options.factory, o => kind.expand!(o)) : this.options.factory;
+    return this.makeInformer(kind, (key, obj, gone) => this.options.hooks.sourceChanged(key, obj, gone), factory);
   }
 
   /** An informer of `type` telling `changed` each object's key, and the store its progress. */
   private makeInformer(
     type: ResourceType,
     changed: (key: string, obj: KubeObject, deleted: boolean) => void,
+    factory = this.options.factory,
   ): ManagedInformer {
     const { hooks } = this.options;
     const report = (obj: KubeObject, deleted = false) =>
       changed(objectKey(type, obj.metadata?.namespace ?? '', obj.metadata?.name ?? ''), obj, deleted);
     const managed: ManagedInformer = new ManagedInformer({
       type,
-      factory: this.options.factory,
+      factory,
       backoff: this.options.backoff,
       logger: this.options.logger,
       onAdd: obj => report(obj),

@@ -151,7 +151,7 @@ export const backupSchemas: Record<string, Schema> = {
   [schemaName(DATABASE_BACKUP_SCHEDULE_KIND)]: {
     type: 'object',
     description:
-      "DatabaseBackupSchedule is one backup schedule of a DatabaseInstance, a projection of the schedule object of the instance's operator (mariadb-operator Backup with spec.schedule, CloudNativePG ScheduledBackup). Its runs are DatabaseBackups where the operator makes one object per run (CloudNativePG: <schedule>-<YYYYMMDDhhmmss>); mariadb-operator's runs are Jobs of its CronJob, shown in this schedule's status. mysql-operator schedules (InnoDBCluster spec.backupSchedules[]) are not served.",
+      "DatabaseBackupSchedule is one backup schedule of a DatabaseInstance, a projection of the schedule object of the instance's operator (mariadb-operator Backup with spec.schedule, CloudNativePG ScheduledBackup). Its runs are DatabaseBackups where the operator makes one object per run (CloudNativePG: <schedule>-<YYYYMMDDhhmmss>); mariadb-operator's runs are Jobs of its CronJob, shown in this schedule's status. A mysql-operator schedule is one entry of its InnoDBCluster's spec.backupSchedules[], named <cluster>-<entry>; its runs are MySQLBackups <cluster>-<entry><yymmddhhmmss>, served as DatabaseBackups.",
     properties: {
       apiVersion: API_VERSION,
       kind: KIND,

@@ -16,7 +16,7 @@ import { readManifest, sampleIn } from './upstream';
 import { ROTATION_MS, runBinding } from './bindingCase';
 import { runSwitchover, SWITCHOVER_CASES } from './switchoverCases';
 import { runBackups } from './backupCases';
-import { runSchedules } from './scheduleCases';
+import { runMysqlSchedule, runSchedules } from './scheduleCases';
 import { runFailedDumpLoad, runFailedMariadbRestore, runRestore } from './restoreCases';
 
 /*
@@ -1274,6 +1274,22 @@ if (choice.kind === 'skip') {
           expect(seen.deleted.stdout).toMatch(/databasebackupschedule.dbaas.platform.dev "conf-schedule" deleted/);
           expect(seen.deleted.stderr).toMatch(/Warning: .*the backups it already took are kept/);
           expect(seen.deleted.gone).toBe(true);
+        },
+        STEP,
+      );
+
+      it(
+        'DatabaseBackupSchedule of a MySQL: an entry <cluster>-<entry> of the InnoDBCluster\'s spec.backupSchedules, its last run from the operator\'s CronJob, suspended and deleted in the list',
+        async () => {
+          const seen = await runMysqlSchedule(kubectl, ns);
+          expect(seen.created.spec).toEqual({ instanceRef: { name: 'conf-mysql-sched' }, schedule: '0 3 * * *', suspend: false, method: 'dump' });
+          expect(seen.created.status).toMatchObject({ engine: 'mysql', reason: 'WaitingForOperator', source: { kind: 'InnoDBCluster', name: 'conf-mysql-sched', operator: 'mysql-operator' } });
+          expect(seen.entries.created).toEqual([{ name: 'nightly', schedule: '0 3 * * *', backupProfileName: 'dump', enabled: true, timeZone: 'Etc/UTC', deleteBackupData: false }]);
+          expect(seen.ran.status).toMatchObject({ reason: 'Scheduled' });
+          expect(Date.parse(seen.ran.status.nextScheduleTime)).toBeGreaterThan(Date.parse(seen.ran.status.lastScheduleTime));
+          expect(seen.entries.suspended).toEqual([{ name: 'nightly', schedule: '0 3 * * *', backupProfileName: 'dump', enabled: false, timeZone: 'Etc/UTC', deleteBackupData: false }]);
+          expect(seen.deleted.stdout).toMatch(/databasebackupschedule.dbaas.platform.dev "conf-mysql-sched-nightly" deleted/);
+          expect(seen.entries.deleted).toBeUndefined();
         },
         STEP,
       );

@@ -119,3 +119,85 @@ export async function runSchedules(
     deleted: { stdout: deleted.stdout, stderr: deleted.stderr, gone },
   };
 }
+
+/** What the MySQL schedule case saw. */
+export interface MysqlScheduleSeen {
+  created: Record<string, any>;
+  /** The InnoDBCluster's spec.backupSchedules after the create, the suspend, the delete. */
+  entries: { created: unknown; suspended: unknown; deleted: unknown };
+  /** The schedule once the suite wrote the operator's CronJob with a run. */
+  ran: Record<string, any>;
+  deleted: { stdout: string; stderr: string };
+}
+
+/**
+ * A MySQL schedule on a cluster where no operator runs: the suite writes an InnoDBCluster with a
+ * backup profile; a DatabaseBackupSchedule `<cluster>-nightly` becomes an entry of its
+ * `spec.backupSchedules`; the suite then writes what the operator would (the CronJob
+ * `<cluster>-nightly-cb`, adopted by the cluster, suspended so that no controller runs it, with a
+ * run in its status); a merge patch suspends the entry, a delete removes it.
+ */
+export async function runMysqlSchedule(kubectl: Kubectl, ns: string): Promise<MysqlScheduleSeen> {
+  const cluster = 'conf-mysql-sched';
+  const name = `${cluster}-nightly`;
+  const cronJob = `${name}-cb`;
+  const entriesNow = async () => (await kubectl.json(['get', 'innodbclusters.mysql.oracle.com', cluster, '-n', ns])).spec.backupSchedules;
+  await kubectl.ok(
+    ['create', '-f', '-'],
+    JSON.stringify({
+      apiVersion: 'mysql.oracle.com/v2',
+      kind: 'InnoDBCluster',
+      metadata: { name: cluster, namespace: ns },
+      spec: {
+        instances: 1,
+        secretName: `${cluster}-root`,
+        tlsUseSelfSigned: true,
+        backupProfiles: [{ name: 'dump', dumpInstance: { storage: { persistentVolumeClaim: { claimName: 'conf-dumps' } } } }],
+      },
+    }),
+  );
+  try {
+    const clusterUid = (await kubectl.json(['get', 'innodbclusters.mysql.oracle.com', cluster, '-n', ns])).metadata.uid;
+    await eventually(async () => (await kubectl.run(['get', 'dbi', cluster, '-n', ns])).code === 0 || undefined, `DatabaseInstance ${cluster} served`);
+    await kubectl.ok(
+      ['create', '-f', '-'],
+      JSON.stringify({ apiVersion: `${GROUP}/v1alpha1`, kind: 'DatabaseBackupSchedule', metadata: { name, namespace: ns }, spec: { instanceRef: { name: cluster }, schedule: '0 3 * * *' } }),
+    );
+    const created = await kubectl.json(['get', 'dbbs', name, '-n', ns]);
+    const createdEntries = await entriesNow();
+    await kubectl.ok(
+      ['create', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'batch/v1',
+        kind: 'CronJob',
+        metadata: {
+          name: cronJob,
+          namespace: ns,
+          ownerReferences: [{ apiVersion: 'mysql.oracle.com/v2', kind: 'InnoDBCluster', name: cluster, uid: clusterUid, controller: true, blockOwnerDeletion: true }],
+        },
+        spec: {
+          schedule: '0 3 * * *',
+          // no controller may run it here: the suite writes its status
+          suspend: true,
+          concurrencyPolicy: 'Forbid',
+          jobTemplate: { spec: { backoffLimit: 0, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'operator-backup-job-cron', image: 'registry.k8s.io/pause:3.9' }] } } } },
+        },
+      }),
+    );
+    // the top of the current hour: a time the cron's next run is after
+    const scheduledAt = `${now().slice(0, 13)}:00:00Z`;
+    await kubectl.ok(['patch', 'cronjob', cronJob, '-n', ns, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { lastScheduleTime: scheduledAt } })]);
+    const ran = await eventually(async () => {
+      const got = await kubectl.json(['get', 'dbbs', name, '-n', ns]);
+      return got.status?.lastScheduleTime === scheduledAt ? got : undefined;
+    }, `DatabaseBackupSchedule ${name} with the CronJob's run`);
+    await kubectl.ok(['patch', 'dbbs', name, '-n', ns, '--type=merge', '-p', '{"spec":{"suspend":true}}']);
+    const suspendedEntries = await entriesNow();
+    const deleted = await kubectl.run(['delete', 'dbbs', name, '-n', ns]);
+    const deletedEntries = await entriesNow();
+    return { created, entries: { created: createdEntries, suspended: suspendedEntries, deleted: deletedEntries }, ran, deleted: { stdout: deleted.stdout, stderr: deleted.stderr } };
+  } finally {
+    await kubectl.run(['delete', 'cronjob', cronJob, '-n', ns, '--ignore-not-found']);
+    await kubectl.run(['delete', 'innodbclusters.mysql.oracle.com', cluster, '-n', ns, '--ignore-not-found']);
+  }
+}

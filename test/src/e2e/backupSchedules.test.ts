@@ -155,8 +155,13 @@ describe('backup schedules through DatabaseBackupSchedule (kubectl, emulator + A
     const create = (manifest: string) => admin(['create', '-f', '-'], manifest);
     const redis = await create(schedule('cache-nightly', 'orders-cache'));
     expect(redis.stderr).toMatch(/The DatabaseBackupSchedule "cache-nightly" is invalid: spec.instanceRef.name: Forbidden: redis instances cannot have a DatabaseBackupSchedule/);
-    const mysql = await create(schedule('payments-nightly', 'payments-db'));
-    expect(mysql.stderr).toMatch(/spec.instanceRef.name: Forbidden: mysql instances cannot have a DatabaseBackupSchedule: mysql-operator keeps schedules inside the InnoDBCluster/);
+    // mysql-operator keeps schedules as entries of the InnoDBCluster: named after it, no retention, no labels
+    const mysql = await create(
+      JSON.stringify({ ...JSON.parse(schedule('nightly-payments', 'payments-db', { retention: '7d' })), metadata: { name: 'nightly-payments', namespace: 'team-a', labels: { team: 'a' } } }),
+    );
+    expect(mysql.stderr).toMatch(/metadata.name: Invalid value: "nightly-payments": mysql-operator keeps schedules as entries of InnoDBCluster payments-db's spec.backupSchedules: a schedule of it is named payments-db-<schedule>/);
+    expect(mysql.stderr).toMatch(/metadata.labels: Forbidden: mysql-operator keeps schedules as entries/);
+    expect(mysql.stderr).toMatch(/spec.retention: Forbidden: mysql-operator deletes no backups/);
     const badCron = await create(schedule('orders-db-bad', 'orders-db', { schedule: '61 * * * *' }));
     expect(badCron.stderr).toMatch(/spec.schedule: Invalid value: "61 \* \* \* \*": not a 5-field cron/);
     const seconds = await create(schedule('orders-db-secs', 'orders-db', { schedule: '*/10 * * * * *' }));
@@ -176,6 +181,36 @@ describe('backup schedules through DatabaseBackupSchedule (kubectl, emulator + A
     expect(dry.stdout.trim()).toBe(`databasebackupschedule.${GROUP}/orders-db-dry created (server dry run)`);
     expect(await operatorSchedules()).toEqual(before);
   }, SLOW);
+
+  it('a MySQL schedule is an entry of the InnoDBCluster: made, fired (a MySQLBackup run that succeeds), suspended, changed and deleted through the API', async () => {
+    const entries = async () => ((await json(['get', 'innodbclusters.mysql.oracle.com', 'payments-db', '-n', 'team-a'])).spec.backupSchedules ?? []) as any[];
+    const made = await admin(['create', '-f', '-'], schedule('payments-db-minutely', 'payments-db'));
+    expect(made.stderr).toBe('');
+    expect(await entries()).toEqual([{ name: 'minutely', schedule: '*/1 * * * *', backupProfileName: 'dump-to-volume', enabled: true, timeZone: 'Etc/UTC', deleteBackupData: false }]);
+    const served = await json(['get', 'dbbs', 'payments-db-minutely', '-n', 'team-a']);
+    expect(served.spec).toEqual({ instanceRef: { name: 'payments-db' }, schedule: '*/1 * * * *', suspend: false, method: 'dump-to-volume' });
+    expect(served.status.source).toEqual({ apiVersion: 'mysql.oracle.com/v2', kind: 'InnoDBCluster', name: 'payments-db', operator: 'mysql-operator' });
+    // the operator's CronJob fires: its Job makes a MySQLBackup payments-db-minutely<yymmddhhmmss>, a DatabaseBackup that runs
+    const firedRun = await watchUntil(['get', 'dbb', '-n', 'team-a', '-w', '-o', 'jsonpath={.metadata.name} {.status.phase}{"\\n"}'], l => /^payments-db-minutely\d{12} Succeeded$/.test(l), FIRES_WITHIN);
+    const fired = await json(['get', 'dbbs', 'payments-db-minutely', '-n', 'team-a']);
+    expect(fired.status.lastScheduleTime).toMatch(/Z$/);
+    expect(Date.parse(fired.status.nextScheduleTime)).toBeGreaterThan(Date.parse(fired.status.lastScheduleTime));
+    expect((await json(['get', 'dbb', firedRun.split(' ')[0], '-n', 'team-a'])).spec.instanceRef).toEqual({ name: 'payments-db' });
+    // suspend with a merge patch, change the cron with a JSON patch: the entry follows
+    expect((await admin(['patch', 'dbbs', 'payments-db-minutely', '-n', 'team-a', '--type=merge', '-p', '{"spec":{"suspend":true}}'])).stderr).toBe('');
+    expect((await admin(['patch', 'dbbs', 'payments-db-minutely', '-n', 'team-a', '--type=json', '-p', '[{"op":"replace","path":"/spec/schedule","value":"0 4 * * *"}]'])).stderr).toBe('');
+    expect(await entries()).toEqual([{ name: 'minutely', schedule: '0 4 * * *', backupProfileName: 'dump-to-volume', enabled: false, timeZone: 'Etc/UTC', deleteBackupData: false }]);
+    const suspended = await json(['get', 'dbbs', 'payments-db-minutely', '-n', 'team-a']);
+    expect(suspended.spec).toMatchObject({ schedule: '0 4 * * *', suspend: true });
+    expect(suspended.status.reason).toBe('Suspended');
+    const stale = await admin(['patch', 'dbbs', 'payments-db-minutely', '-n', 'team-a', '--type=merge', '-p', JSON.stringify({ metadata: { resourceVersion: '1' }, spec: { suspend: false } })]);
+    expect(stale.stderr).toMatch(/Conflict|the object has been modified/);
+    const deleted = await admin(['delete', 'dbbs', 'payments-db-minutely', '-n', 'team-a']);
+    expect(deleted.stderr).toMatch(/Warning: DatabaseBackupSchedule "payments-db-minutely": no new runs start; the backups it already took are kept/);
+    expect(await entries()).toEqual([]);
+    expect((await admin(['get', 'dbbs', 'payments-db-minutely', '-n', 'team-a'])).stderr).toMatch(/NotFound|not found/);
+    expect((await admin(['get', 'dbb', firedRun.split(' ')[0], '-n', 'team-a'])).stderr).toBe('');
+  }, SLOW + FIRES_WITHIN);
 
   it('deletes the operator object, and says the backups taken stay', async () => {
     const runsBefore = (await admin(['get', 'dbb', '-n', 'team-a', '-o', 'name'])).stdout.split('\n').filter(l => l.includes('pg-minutely-'));

@@ -153,7 +153,7 @@ describe('the portal in a browser', () => {
     });
   }, 180_000);
 
-  it('schedules backups of orders-db as a team admin, suspends the schedule and deletes it; an InnoDB Cluster says where its schedules live', async () => {
+  it('schedules backups of orders-db as a team admin, suspends the schedule and deletes it; an InnoDB Cluster\'s schedule is an entry of it', async () => {
     // alice is dbaas-edit in team-a, which writes no schedule: the page offers none until she is admin
     const undo = bindClusterRole(portal.system.emulator, { name: 'alice-admin-ui', namespace: 'team-a', clusterRole: 'dbaas-admin', user: 'user:default/alice' });
     try {
@@ -200,10 +200,22 @@ describe('the portal in a browser', () => {
         await page.getByTestId('schedule-notice').filter({ hasText: 'Deleted orders-db-backups' }).waitFor();
         await page.getByTestId('schedules-none').waitFor();
       });
-      await step('an InnoDB Cluster offers no Add schedule, and says where its schedules are', async () => {
+      await step('an InnoDB Cluster\'s schedule is an entry of its spec.backupSchedules, made and deleted the same way', async () => {
         await page.goto(`${portal.baseUrl}/databases/local/team-a/payments-db`);
-        await page.getByTestId('schedule-blocker').filter({ hasText: 'spec.backupSchedules' }).waitFor({ timeout: 60_000 });
-        await expect(page.getByRole('button', { name: 'Add schedule' }).isDisabled()).resolves.toBe(true);
+        await page.getByTestId('schedules-none').waitFor({ timeout: 60_000 });
+        await page.getByRole('button', { name: 'Add schedule' }).click();
+        const dialog = page.getByRole('dialog');
+        await dialog.getByLabel('Schedule (cron)').fill('15 1 * * *');
+        const created = page.waitForResponse(r => r.request().method() === 'POST' && /\/instances\/payments-db\/schedules$/.test(r.url()));
+        await confirmInDialog('Add schedule');
+        expect((await created).status()).toBe(201);
+        const schedules = page.getByRole('table', { name: 'Backup schedules' });
+        await schedules.getByRole('row').filter({ hasText: 'payments-db-backups' }).filter({ hasText: '15 1 * * *' }).waitFor();
+        const cluster = portal.system.emulator.store.get({ group: 'mysql.oracle.com', version: 'v2', plural: 'innodbclusters' }, 'team-a', 'payments-db') as any;
+        expect(cluster.spec.backupSchedules).toEqual([expect.objectContaining({ name: 'backups', schedule: '15 1 * * *', enabled: true })]);
+        await schedules.getByRole('button', { name: 'Delete schedule payments-db-backups' }).click();
+        await confirmInDialog('Delete schedule');
+        await page.getByTestId('schedules-none').waitFor();
       });
     } finally {
       undo();

@@ -6,7 +6,7 @@ import { emptyLookup, lookupOf } from '../__testUtils__/schemaDerivedFixtures';
 import type { KubeObject } from '../types';
 import { mariadbBackups } from './backup';
 import { MARIADB_BACKUP } from './backupObject';
-import { cronJobType } from './cronJobType';
+import { cronJobType } from '../shared/cronJobType';
 import { mariadbSchedules } from './schedule';
 
 const T = '2026-07-01T10:02:30Z';

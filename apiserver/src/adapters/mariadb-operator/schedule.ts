@@ -1,14 +1,14 @@
 import type { Condition, DatabaseBackupSchedule } from '@internal/plugin-databases-common';
 import { forbidden, type FieldCause } from '../../writes/FieldCause';
 import { backupMetadata } from '../shared/backupMetadata';
-import { kubeTime, nextCronTime, parseCron } from '../shared/cron';
+import { nextScheduledRun } from '../shared/cron';
 import { ownedBy } from '../shared/ownedBy';
 import { asArray, asRecord, asString, findCondition, nameOf, namespaceOf } from '../shared/read';
 import { asGoDuration, validateRetention } from '../shared/retention';
 import { backupObjectMetadata } from '../shared/toBackup';
 import type { KubeObject, RelatedLookup, ScheduleSide } from '../types';
 import { backupObject, isScheduled, MARIADB_BACKUP } from './backupObject';
-import { cronJobType } from './cronJobType';
+import { cronJobType } from '../shared/cronJobType';
 
 /**
  * mariadb-operator's schedules (v26.6.0, ../shared/operators/mariadb-operator): a `Backup` with
@@ -31,35 +31,17 @@ import { cronJobType } from './cronJobType';
  */
 const OPERATOR = 'mariadb-operator';
 
-/** Zones in which the 5-field cron means what it says (the API's crons are UTC). */
-const UTC_ZONES = new Set(['UTC', 'Etc/UTC', 'Etc/UCT', 'UCT', 'Etc/GMT', 'GMT', 'Etc/Zulu', 'Zulu']);
-
-const later = (a: string | undefined, b: string | undefined) => {
-  if (!a) return b;
-  if (!b) return a;
-  return Date.parse(a) >= Date.parse(b) ? a : b;
-};
-
-/**
- * When the CronJob fires next: the first time after its last schedule (or the Backup's
- * creation) at which the cron matches, as the CronJob controller computes it
- * (pkg/controller/cronjob/utils.go nextScheduleTime); none while suspended, for a cron it
- * cannot parse, or in a zone other than UTC (the projection has no zone database).
- */
+/** When the CronJob fires next (see nextScheduledRun). */
 function nextRun(source: KubeObject, lastScheduleTime: string | undefined): string | undefined {
   const spec = asRecord(source.spec) ?? {};
   const schedule = asRecord(spec.schedule) ?? {};
-  if (schedule.suspend === true) return undefined;
-  const zone = asString(spec.timeZone);
-  if (zone !== undefined && !UTC_ZONES.has(zone)) return undefined;
-  const from = later(lastScheduleTime, asString(source.metadata?.creationTimestamp));
-  if (!from || Number.isNaN(Date.parse(from))) return undefined;
-  try {
-    const next = nextCronTime(parseCron(asString(schedule.cron) ?? ''), new Date(from));
-    return next && kubeTime(next);
-  } catch {
-    return undefined;
-  }
+  return nextScheduledRun({
+    cron: asString(schedule.cron) ?? '',
+    suspended: schedule.suspend === true,
+    timeZone: asString(spec.timeZone),
+    lastScheduleTime,
+    createdAt: asString(source.metadata?.creationTimestamp),
+  });
 }
 
 /** What the last run did, from the CronJob's status (the truth) and the operator's condition. */

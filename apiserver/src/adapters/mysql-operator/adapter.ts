@@ -18,6 +18,7 @@ import {
   deletionProtectionOf,
 } from '../shared/read';
 import { mysqlBackups } from './backup';
+import { mysqlSchedules } from './schedule';
 import { mysqlFindings } from './findings';
 import { withMembers } from '../shared/members';
 import { mysqlMembers } from './members';
@@ -122,7 +123,7 @@ export const mysqlOperatorAdapter: OperatorAdapter = withMembers({
     { 'mysql.oracle.com/cluster': nameOf(source), tier: 'mysql' },
   ],
   findings: mysqlFindings,
-  backups: mysqlBackups,
+  backups: { ...mysqlBackups, schedules: mysqlSchedules },
   project(source, kind, related) {
     const spec = asRecord(source.spec) ?? {};
     const facts = mysqlFacts(source);

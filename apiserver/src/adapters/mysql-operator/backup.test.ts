@@ -6,6 +6,7 @@ import { assertFitsCrd, readSample } from '../__testUtils__/operatorFiles';
 import { emptyLookup, lookupOf } from '../__testUtils__/schemaDerivedFixtures';
 import type { KubeObject } from '../types';
 import { mysqlOperatorAdapter } from './adapter';
+import { mysqlSchedules } from './schedule';
 import { MYSQL_BACKUP, mysqlBackups } from './backup';
 
 // ../shared/operators/mysql-operator/status is empty on purpose (no real MySQLBackup status
@@ -131,9 +132,9 @@ describe('mysql-operator backups: writes', () => {
     spec: { instanceRef: { name: 'payments-db' }, ...(method && { method }) },
   });
 
-  it('the adapter carries its backup side; methods are the cluster\'s own profiles', () => {
-    expect(mysqlOperatorAdapter.backups).toBe(mysqlBackups);
-    expect(mysqlBackups.capabilities).toEqual({ onDemand: true, schedule: false, restore: true, pointInTime: false });
+  it('the adapter carries its backup side with its schedules; methods are the cluster\'s own profiles', () => {
+    expect(mysqlOperatorAdapter.backups).toEqual({ ...mysqlBackups, schedules: mysqlSchedules });
+    expect(mysqlBackups.capabilities).toEqual({ onDemand: true, schedule: true, restore: true, pointInTime: false });
   });
 
   it('validate: spec.method names one of the InnoDBCluster\'s backupProfiles', () => {

@@ -111,7 +111,7 @@ function locationOf(status: Record<string, any>): string | undefined {
   return output;
 }
 
-const profileNames = (target: KubeObject): string[] =>
+export const profileNames = (target: KubeObject): string[] =>
   asArray(asRecord(target.spec)?.backupProfiles)
     .map(p => asString(asRecord(p)?.name))
     .filter((n): n is string => n !== undefined);
@@ -129,16 +129,13 @@ function jobOf(source: KubeObject, related: RelatedLookup): JobState | undefined
 export const mysqlBackups: BackupSide = {
   capabilities: {
     onDemand: true,
-    // mysql-operator schedules are entries of InnoDBCluster.spec.backupSchedules[], several per
-    // object; this API serves one object per operator object, so it serves none of them
-    schedule: false,
+    // entries of InnoDBCluster.spec.backupSchedules[], one served schedule each (schedule.ts)
+    schedule: true,
     restore: true,
     pointInTime: false,
     // methods: the InnoDBCluster's own spec.backupProfiles[].name, so none statically;
     // validate checks spec.method against the target.
   },
-  scheduleRefusal:
-    'mysql-operator keeps schedules inside the InnoDBCluster (spec.backupSchedules[], several per cluster), and this API serves one DatabaseBackupSchedule per operator object: it does not serve or write them; edit the InnoDBCluster\'s spec.backupSchedules directly',
   kinds: [MYSQL_BACKUP],
   relatedTypes: [JOBS],
   relatedRefs: source => [{ type: JOBS, namespace: namespaceOf(source), name: nameOf(source) }],

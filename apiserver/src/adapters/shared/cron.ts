@@ -151,3 +151,31 @@ export function nextCronTime(s: CronFields, after: Date): Date | undefined {
 
 /** RFC 3339 without milliseconds, as Kubernetes writes times. */
 export const kubeTime = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** Zones in which a 5-field cron means what it says (the API's crons are UTC). */
+export const UTC_ZONES = new Set(['UTC', 'Etc/UTC', 'Etc/UCT', 'UCT', 'Etc/GMT', 'GMT', 'Etc/Zulu', 'Zulu']);
+
+const later = (a: string | undefined, b: string | undefined) => {
+  if (!a) return b;
+  if (!b) return a;
+  return Date.parse(a) >= Date.parse(b) ? a : b;
+};
+
+/**
+ * When a CronJob running `cron` fires next: the first time after its last schedule (or the
+ * schedule's creation) at which the cron matches, as the CronJob controller computes it
+ * (pkg/controller/cronjob/utils.go nextScheduleTime); none while suspended, for a cron it cannot
+ * parse, or in a zone other than UTC (the projection has no zone database).
+ */
+export function nextScheduledRun(o: { cron: string; suspended: boolean; timeZone?: string; lastScheduleTime?: string; createdAt?: string }): string | undefined {
+  if (o.suspended) return undefined;
+  if (o.timeZone !== undefined && !UTC_ZONES.has(o.timeZone)) return undefined;
+  const from = later(o.lastScheduleTime, o.createdAt);
+  if (!from || Number.isNaN(Date.parse(from))) return undefined;
+  try {
+    const next = nextCronTime(parseCron(o.cron), new Date(from));
+    return next && kubeTime(next);
+  } catch {
+    return undefined;
+  }
+}

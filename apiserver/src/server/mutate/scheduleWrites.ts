@@ -25,6 +25,8 @@ import { rvAtLeast, sendObject } from './respondInstance';
 import { createProjected, deleteProjected, requestedName, waitForKind, writeKey, type ProjectedKindWrites } from './projectedWrites';
 import { alreadyExists, conflict, preconditionFailed, toWriteError } from './toWriteError';
 import { validateMetadata } from './validateMetadata';
+import { createEmbedded, deleteEmbedded, embeddedCreateCauses, updateEmbedded } from './embeddedScheduleWrites';
+import { parseDeleteOptions } from './deleteOptions';
 import type { WriteDeps } from './WriteDeps';
 import { parseWriteOptions, type WriteOptions } from './writeOptions';
 
@@ -128,13 +130,23 @@ export async function createSchedule(ctx: HandlerContext, deps: ScheduleWriteDep
   const found = targetOf(deps, namespace, request.spec, CANNOT);
   // mariadb-operator names the CronJob after the Backup, CloudNativePG its Backups
   // `<name>-<14 digits>`: a DNS-1123 label leaves them room
-  const causes = dedupe([...validateMetadata(request.metadata), ...validateInstanceName(name, 48, 'the operator'), ...scheduleCauses(request.spec, found)]);
+  const embedded = 'adapter' in found && hasSchedules(found.adapter) ? found.adapter.backups.schedules.embedded : undefined;
+  const causes = dedupe([
+    ...validateMetadata(request.metadata),
+    ...validateInstanceName(name, 48, 'the operator'),
+    ...(embedded && 'target' in found ? embeddedCreateCauses(request, found.target, embedded, warnings) : []),
+    ...scheduleCauses(request.spec, found),
+  ]);
   if (causes.length || !('adapter' in found) || !hasSchedules(found.adapter)) throw invalid(DATABASE_BACKUP_SCHEDULE_KIND, DATABASES_API_GROUP, name, causes);
   const adapter = found.adapter;
 
   const holder = nameHolder(deps, namespace, name);
   if (holder) throw alreadyExists(name, holder);
 
+  if (adapter.backups.schedules.embedded) {
+    await createEmbedded(ctx, deps, { adapter, target: found.target, request, dryRun: options.dryRun, warnings, holder: n => nameHolder(deps, namespace, n) });
+    return;
+  }
   const user = ctx.user ?? { username: '', groups: [] };
   const built = adapter.backups.schedules.toOperatorObject(request, found.target, { requestedBy: user.username || undefined });
   const kind = kindOf(adapter, built);
@@ -211,6 +223,10 @@ async function runScheduleUpdate(ctx: HandlerContext, deps: ScheduleWriteDeps, o
       ]);
       if (causes.length) throw invalid(DATABASE_BACKUP_SCHEDULE_KIND, DATABASES_API_GROUP, name, causes);
       const side = source.adapter.backups.schedules;
+      if (side.embedded) {
+        await updateEmbedded(ctx, deps, { source, current, desired, pinnedRv: rv, dryRun: options.dryRun, warnings });
+        return;
+      }
       const object = withMetadata(side.applyUpdate(source.object, desired.spec), source.object, meta);
       const patch = createMergePatch(source.object, object);
       if (Object.keys(patch).length === 0) {
@@ -285,6 +301,35 @@ function pinsResourceVersion(parsed: ReturnType<typeof parsePatch>): boolean {
  * background propagation, what it owns: mariadb-operator's CronJob and its Jobs), with
  * preconditions and dryRun. Every answer says in a Warning that the backups taken are kept.
  */
-export function deleteSchedule(ctx: HandlerContext, deps: ScheduleWriteDeps): Promise<void> {
-  return deleteProjected(ctx, deps, scheduleKind(deps), `${DATABASE_BACKUP_SCHEDULE_KIND} "${ctx.pathName}": ${SCHEDULE_RUNS_KEPT}`);
+export async function deleteSchedule(ctx: HandlerContext, deps: ScheduleWriteDeps): Promise<void> {
+  const warning = `${DATABASE_BACKUP_SCHEDULE_KIND} "${ctx.pathName}": ${SCHEDULE_RUNS_KEPT}`;
+  const namespace = ctx.info.namespace;
+  const name = ctx.pathName;
+  if (!deps.schedules.source(namespace, name)?.adapter.backups.schedules.embedded) {
+    await deleteProjected(ctx, deps, scheduleKind(deps), warning);
+    return;
+  }
+  // an entry of the instance's object: removed from its list, with the same preconditions
+  const options = parseDeleteOptions(ctx.body, ctx.query);
+  const uid = await deps.locks.run(lockKey(namespace, name), async () => {
+    const current = deps.schedules.get(namespace, name);
+    const source = deps.schedules.source(namespace, name);
+    if (!current || !source) throw notFound(DATABASE_BACKUP_SCHEDULE_PLURAL, name);
+    const currentUid = current.metadata.uid ?? '';
+    const pre = options.preconditions;
+    if (pre?.uid && pre.uid !== currentUid) throw preconditionFailed(name, 'UID', pre.uid, currentUid);
+    if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
+      throw preconditionFailed(name, 'ResourceVersion', pre.resourceVersion, current.metadata.resourceVersion ?? '');
+    }
+    if (!options.dryRun) await deleteEmbedded(deps, { namespace, name, source });
+    return currentUid;
+  });
+  const gone = {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Success',
+    details: { name, group: DATABASES_API_GROUP, kind: DATABASE_BACKUP_SCHEDULE_PLURAL, ...(uid ? { uid } : {}) },
+  };
+  sendObject(ctx.res, ctx.req.headers.accept, 200, gone, [warning]);
 }

@@ -106,6 +106,40 @@ describe('mysql-operator MySQLBackup', () => {
     backupProfiles: [{ name: 'dump', dumpInstance: { storage: { persistentVolumeClaim: { claimName: 'backups' } } } }],
   };
 
+  it('keeps a CronJob <cluster>-<schedule>-cb per spec.backupSchedules entry; each firing creates a MySQLBackup <cluster>-<schedule><yymmddhhmmss> that runs; a disabled entry suspends it, a removed one deletes it', () => {
+    const store = fakeCluster();
+    store.create({ group: '', version: 'v1', plural: 'namespaces' }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
+    let clock = Date.parse('2025-01-01T00:00:10Z');
+    const emulator = new OperatorEmulator({ store, now: () => new Date(clock) });
+    const db = store.create(INNODBCLUSTER_KIND, {
+      apiVersion: 'mysql.oracle.com/v2',
+      kind: 'InnoDBCluster',
+      metadata: { name: 'db', namespace: NS },
+      spec: { ...cluster, backupSchedules: [{ name: 'minutely', schedule: '* * * * *', backupProfileName: 'dump', enabled: true }] },
+    });
+    emulator.settle();
+    const cj = store.get(CRONJOBS, NS, 'db-minutely-cb')!;
+    expect(cj.spec).toMatchObject({ schedule: '* * * * *', suspend: false, concurrencyPolicy: 'Forbid' });
+    expect(cj.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'InnoDBCluster', name: 'db', uid: db.metadata.uid, controller: true })]);
+    const minute = (Math.floor(Date.parse(cj.metadata.creationTimestamp!) / 60000) + 1) * 60000;
+    clock = minute + 5000;
+    emulator.settle();
+    const stamp = new Date(minute).toISOString().replace(/[-:TZ]/g, '').slice(2, 14);
+    const made = store.get(MYSQLBACKUP_KIND, NS, `db-minutely${stamp}`)!;
+    expect(made.spec).toEqual({ clusterName: 'db', backupProfileName: 'dump', addTimestampToBackupDirectory: false });
+    expect((made.status as any)?.status).toBe('Completed');
+    expect(upstreamErrors(made, MYSQLBACKUP_KIND, 'object')).toEqual([]);
+    const entries = (enabled: boolean) => [{ name: 'minutely', schedule: '* * * * *', backupProfileName: 'dump', enabled }];
+    store.update(INNODBCLUSTER_KIND, { ...store.get(INNODBCLUSTER_KIND, NS, 'db')!, spec: { ...cluster, backupSchedules: entries(false) } });
+    emulator.settle();
+    expect(store.get(CRONJOBS, NS, 'db-minutely-cb')!.spec).toMatchObject({ suspend: true });
+    store.update(INNODBCLUSTER_KIND, { ...store.get(INNODBCLUSTER_KIND, NS, 'db')!, spec: cluster });
+    emulator.settle();
+    expect(store.get(CRONJOBS, NS, 'db-minutely-cb')).toBeUndefined();
+    // the runs taken stay
+    expect(store.get(MYSQLBACKUP_KIND, NS, `db-minutely${stamp}`)).toBeDefined();
+  });
+
   it('runs the Job the operator names <backup>-<timestamp>, and the pod writes Running then Completed', () => {
     const { h, create, job } = withBackup(MYSQLBACKUP_KIND, 'first', { clusterName: 'db', backupProfileName: 'dump' });
     h.create(INNODBCLUSTER_KIND, 'db', cluster);

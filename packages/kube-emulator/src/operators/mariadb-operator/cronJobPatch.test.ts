@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import type { StoredObject } from '../../store/types';
 // the operator first: backups.ts and mariadbOperator.ts import each other, the operator is the entry
 import './mariadbOperator';
-import { backupCronJob, cronJobPatch } from './backups';
+import { cronJobPatch } from '../batch/cronJobPatch';
+import { backupCronJob } from './backups';
 
 const backup = (schedule: Record<string, unknown>) =>
   ({

@@ -2,15 +2,13 @@ import type { StoredObject } from '../../store/types';
 import { JOBS } from '../BackupEmulator';
 import { jobStarted, kubeTime } from '../batch/jobRun';
 import type { BackupStep, BackupWorld, CustomKind, EmulatedBackups } from '../types';
-import { INNODBCLUSTER_KIND, MYSQL_DEFAULT_VERSION } from './mysqlOperator';
+import { MYSQL_DEFAULT_VERSION } from './mysqlOperator';
+import { INNODBCLUSTER_KIND } from './innodbClusterKind';
+import { scheduleStep } from './schedules';
+import { MYSQLBACKUP_KIND_REF } from './mysqlBackupKind';
 
 /** MySQLBackup (mysql.oracle.com/v2): one backup run, its Job made by the operator on create. */
-export const MYSQLBACKUP_KIND: CustomKind = {
-  group: 'mysql.oracle.com',
-  version: 'v2',
-  plural: 'mysqlbackups',
-  kind: 'MySQLBackup',
-};
+export const MYSQLBACKUP_KIND: CustomKind = MYSQLBACKUP_KIND_REF;
 
 /** The operator's image (the cluster's spec.operator_image default); a function: mysqlOperator.ts imports this file. */
 const operatorImage = () => `container-registry.oracle.com/mysql/community-operator:${MYSQL_DEFAULT_VERSION}-2.2.2`;
@@ -150,7 +148,11 @@ export function mysqlBackupStatus(
  * status. A MySQLBackup whose cluster or profile is missing gets no Job (the handler fails
  * with an ApiSpecError) and no status.
  */
-function reconcile(backup: StoredObject, _kind: CustomKind, world: BackupWorld): BackupStep {
+function reconcile(obj: StoredObject, kind: CustomKind, world: BackupWorld): BackupStep {
+  return kind.plural === INNODBCLUSTER_KIND.plural ? scheduleStep(obj, world, operatorImage()) : reconcileBackup(obj, world);
+}
+
+function reconcileBackup(backup: StoredObject, world: BackupWorld): BackupStep {
   const ns = backup.metadata.namespace;
   const cluster = world.get(INNODBCLUSTER_KIND, ns, String((backup.spec as Spec)?.clusterName ?? ''));
   if (!cluster || !profileOf(backup, cluster)) return {};
@@ -162,7 +164,8 @@ function reconcile(backup: StoredObject, _kind: CustomKind, world: BackupWorld):
 }
 
 export const mysqlBackups: EmulatedBackups = {
-  kinds: [MYSQLBACKUP_KIND],
+  // the clusters too: their spec.backupSchedules[] are the operator's CronJobs
+  kinds: [MYSQLBACKUP_KIND, INNODBCLUSTER_KIND],
   reconcile,
   demo: [
     {

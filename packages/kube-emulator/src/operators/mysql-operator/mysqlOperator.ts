@@ -9,15 +9,10 @@ import type {
   Observation,
 } from '../types';
 import { mysqlBackups } from './backups';
+import { INNODBCLUSTER_KIND } from './innodbClusterKind';
 import { restoreFails } from '../restoreFate';
 
-/** InnoDBCluster (mysql.oracle.com/v2). */
-export const INNODBCLUSTER_KIND: CustomKind = {
-  group: 'mysql.oracle.com',
-  version: 'v2',
-  plural: 'innodbclusters',
-  kind: 'InnoDBCluster',
-};
+export { INNODBCLUSTER_KIND } from './innodbClusterKind';
 
 /** The operator's default server version (mysqloperator/controller/config.py at 9.1.0-2.2.2). */
 export const MYSQL_DEFAULT_VERSION = '9.1.0';

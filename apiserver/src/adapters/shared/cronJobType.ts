@@ -1,11 +1,12 @@
 import type { KubeObject, ResourceType } from '../types';
-import { asArray, asRecord } from '../shared/read';
+import { asArray, asRecord } from './read';
 
 /**
- * batch/v1 CronJobs, the runs of a scheduled mariadb-operator Backup: the operator names the
- * CronJob after the Backup and labels it only with the Backup's `spec.inheritMetadata`
- * (pkg/builder/batch_builder.go BuildBackupCronJob), so there is no operator label to select
- * on. Kept slim: identity, owners, schedule, suspend and the status its runs are read from.
+ * batch/v1 CronJobs, what runs an operator's backup schedule: a scheduled mariadb-operator
+ * Backup's (named after the Backup, labelled only with its `spec.inheritMetadata`,
+ * pkg/builder/batch_builder.go BuildBackupCronJob) and mysql-operator's `<cluster>-<schedule>-cb`
+ * (backup_objects.py), found by name, so no label selects them. Kept slim: identity, owners,
+ * schedule, suspend and the status the runs are read from.
  */
 export const cronJobType: ResourceType = {
   group: 'batch',
