@@ -106,4 +106,58 @@ describe('two apiserver replicas: one phase, whichever answers', () => {
     },
     SLOW,
   );
+
+  it(
+    'a MySQL schedule kept inside its InnoDBCluster has the same name, uid and resourceVersion on both replicas, and a watch resumed on the other one sees its change',
+    async () => {
+      const admin = (args: string[], input?: string) => runKubectl(file, system.kubeconfig, `${system.dir}/home-replicas`, args, input);
+      const made = await admin(
+        ['create', '-f', '-'],
+        JSON.stringify({
+          apiVersion: 'mysql.oracle.com/v2',
+          kind: 'InnoDBCluster',
+          metadata: { name: 'rep-mysql', namespace: 'team-a' },
+          spec: { instances: 1, secretName: 'rep-mysql-root', tlsUseSelfSigned: true, backupProfiles: [{ name: 'dump', dumpInstance: { storage: { persistentVolumeClaim: { claimName: 'dumps' } } } }] },
+        }),
+      );
+      expect(made.stderr).toBe('');
+      await eventually(async () => (await kubectl('get', 'dbi', 'rep-mysql', '-n', 'team-a')).code === 0, 30_000);
+      second ??= await system.startReplica();
+      await system.routeTo(system.apiserver);
+      const schedule = JSON.stringify({
+        apiVersion: `${GROUP}/v1alpha1`,
+        kind: 'DatabaseBackupSchedule',
+        metadata: { name: 'rep-mysql-nightly', namespace: 'team-a' },
+        // a cron that does not fire while the test runs: no run may move the schedule meanwhile
+        spec: { instanceRef: { name: 'rep-mysql' }, schedule: '0 3 29 2 *' },
+      });
+      expect((await admin(['create', '-f', '-'], schedule)).stderr).toBe('');
+      // the emulated operator has made its CronJob: the status says so, and stays so
+      await eventually(async () => (await kubectl('get', 'dbbs', 'rep-mysql-nightly', '-n', 'team-a', '-o', 'jsonpath={.status.reason}')).stdout === 'Scheduled', 30_000);
+      const identity = async () => {
+        const got = JSON.parse((await kubectl('get', 'dbbs', 'rep-mysql-nightly', '-n', 'team-a', '-o', 'json')).stdout);
+        return { uid: got.metadata.uid, resourceVersion: got.metadata.resourceVersion, spec: got.spec };
+      };
+      const onFirst = await identity();
+      // the other replica has built it from the same change of the cluster
+      await eventually(() => second!.schedules.get('team-a', 'rep-mysql-nightly')?.metadata.resourceVersion === onFirst.resourceVersion, 20_000);
+      await system.routeTo(second!);
+      expect(await identity()).toEqual(onFirst);
+      // a watch from the first replica's resourceVersion, answered by the second, sees the next change
+      const path = `/apis/${GROUP}/v1alpha1/namespaces/team-a/databasebackupschedules?watch=1&resourceVersion=${onFirst.resourceVersion}&fieldSelector=metadata.name%3Drep-mysql-nightly&timeoutSeconds=30`;
+      const watch = spawnKubectl(file, system.kubeconfig, `${system.dir}/home-replicas`, ['get', '--raw', path]);
+      try {
+        const suspended = await kubectl('patch', 'dbbs', 'rep-mysql-nightly', '-n', 'team-a', '--type=merge', '-p', '{"spec":{"suspend":true}}');
+        expect(suspended.stderr).toBe('');
+        const line = await watch.waitForLine(l => l.includes('"suspend":true'), 20_000);
+        expect(JSON.parse(line)).toMatchObject({ type: 'MODIFIED', object: { metadata: { name: 'rep-mysql-nightly', uid: onFirst.uid } } });
+        // nothing before it: the watch resumed exactly where the first replica's read left off
+        expect(watch.lines.filter(l => l.trim()).length).toBe(1);
+      } finally {
+        watch.stop();
+        await system.routeTo(system.apiserver);
+      }
+    },
+    SLOW,
+  );
 });
