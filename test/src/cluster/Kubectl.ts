@@ -70,6 +70,22 @@ export class Kubectl {
     return JSON.parse(await this.ok([...args, '-o', 'json']));
   }
 
+  /** `kubectl create -f -` of one object. */
+  create(object: Record<string, unknown>): Promise<string> {
+    return this.ok(['create', '-f', '-'], JSON.stringify(object));
+  }
+
+  /** Merges `status` into the status subresource of `resource` `name`, as its controller would. */
+  patchStatus(resource: string, name: string, namespace: string, status: Record<string, unknown>): Promise<string> {
+    return this.ok(['patch', resource, name, '-n', namespace, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status })]);
+  }
+
+  /** The namespace's `default` ServiceAccount, which a pod needs and no controller-manager may have made. */
+  async defaultServiceAccount(namespace: string): Promise<void> {
+    const sa = await this.run(['create', 'serviceaccount', 'default', '-n', namespace]);
+    if (sa.code !== 0 && !/AlreadyExists|already exists/.test(sa.stderr)) throw new Error(`create serviceaccount default: ${sa.stderr}`);
+  }
+
   watch(args: string[]): KubectlWatch {
     const child = spawn(this.file, [...this.extraArgs, ...args], {
       env: { ...process.env, ...this.env },

@@ -644,9 +644,7 @@ if (choice.kind === 'skip') {
           const mysql = ENGINE_CASES.find(c => c.engine === 'mysql')!;
           const name = nameOf(mysql);
           const count = samples.get('mysql')!.spec.instances ?? 1;
-          // a pod needs its namespace's default ServiceAccount (no controller-manager may make it)
-          const sa = await kubectl.run(['create', 'serviceaccount', 'default', '-n', ns]);
-          if (sa.code !== 0 && !/AlreadyExists|already exists/.test(sa.stderr)) throw new Error(`create serviceaccount default: ${sa.stderr}`);
+          await kubectl.defaultServiceAccount(ns);
           const pods = Array.from({ length: count }, (_, i) => ({
             apiVersion: 'v1',
             kind: 'Pod',

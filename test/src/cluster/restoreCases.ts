@@ -195,58 +195,42 @@ export async function runFailedDumpLoad(kubectl: Kubectl, ns: string): Promise<F
       const got = await kubectl.json(['get', 'dbi', name, '-n', ns]);
       return got.status && check(got.status) ? got.status : undefined;
     }, `DatabaseInstance ${name} ${what}`);
-  await kubectl.ok(
-    ['create', '-f', '-'],
-    JSON.stringify({
-      apiVersion: 'mysql.oracle.com/v2',
-      kind: 'InnoDBCluster',
-      metadata: { name, namespace: ns },
-      spec: {
-        instances: 1,
-        secretName: `${name}-root`,
-        tlsUseSelfSigned: true,
-        initDB: { dump: { name: 'conf-dump', storage: { persistentVolumeClaim: { claimName: 'conf-dumps' } }, path: 'conf-dump' } },
-      },
-    }),
-  );
+  await kubectl.create({
+    apiVersion: 'mysql.oracle.com/v2',
+    kind: 'InnoDBCluster',
+    metadata: { name, namespace: ns },
+    spec: {
+      instances: 1,
+      secretName: `${name}-root`,
+      tlsUseSelfSigned: true,
+      initDB: { dump: { name: 'conf-dump', storage: { persistentVolumeClaim: { claimName: 'conf-dumps' } }, path: 'conf-dump' } },
+    },
+  });
   const pod = `${name}-0`;
   try {
-    await kubectl.ok([
-      'patch', 'innodbclusters.mysql.oracle.com', name, '-n', ns, '--subresource=status', '--type=merge', '-p',
-      JSON.stringify({ status: { cluster: { status: 'PENDING', onlineInstances: 0, lastProbeTime: now() } } }),
-    ]);
+    await kubectl.patchStatus('innodbclusters.mysql.oracle.com', name, ns, { cluster: { status: 'PENDING', onlineInstances: 0, lastProbeTime: now() } });
     const restoring = await statusWhen(s => s.reason === 'Restoring', 'Provisioning (Restoring)');
-    // a pod needs its namespace's default ServiceAccount (no controller-manager may make it)
-    const sa = await kubectl.run(['create', 'serviceaccount', 'default', '-n', ns]);
-    if (sa.code !== 0 && !/AlreadyExists|already exists/.test(sa.stderr)) throw new Error(`create serviceaccount default: ${sa.stderr}`);
+    await kubectl.defaultServiceAccount(ns);
     const image = 'registry.k8s.io/pause:3.9';
-    await kubectl.ok(
-      ['create', '-f', '-'],
-      JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: { name: pod, namespace: ns, labels: { component: 'mysqld', tier: 'mysql', 'mysql.oracle.com/cluster': name } },
-        // gated: no scheduler binds it and no kubelet rewrites the status the suite writes
-        spec: { schedulingGates: [{ name: 'dbaas.platform.dev/conformance' }], containers: [{ name: 'sidecar', image }, { name: 'mysql', image }] },
-      }),
-    );
+    await kubectl.create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: pod, namespace: ns, labels: { component: 'mysqld', tier: 'mysql', 'mysql.oracle.com/cluster': name } },
+      // gated: no scheduler binds it and no kubelet rewrites the status the suite writes
+      spec: { schedulingGates: [{ name: 'dbaas.platform.dev/conformance' }], containers: [{ name: 'sidecar', image }, { name: 'mysql', image }] },
+    });
     const at = now();
-    await kubectl.ok([
-      'patch', 'pod', pod, '-n', ns, '--subresource=status', '--type=merge', '-p',
-      JSON.stringify({
-        status: {
-          conditions: [{ type: 'Ready', status: 'False', reason: 'ContainersNotReady', lastTransitionTime: at }],
-          containerStatuses: [
-            { name: 'mysql', image, imageID: '', ready: true, started: true, restartCount: 0, state: { running: { startedAt: at } } },
-            {
-              name: 'sidecar', image, imageID: '', ready: false, started: false, restartCount: 2,
-              state: { waiting: { reason: 'CrashLoopBackOff', message: `back-off 20s restarting failed container=sidecar pod=${pod}` } },
-              lastState: { terminated: { exitCode: 1, reason: 'Error', startedAt: at, finishedAt: at } },
-            },
-          ],
+    await kubectl.patchStatus('pod', pod, ns, {
+      conditions: [{ type: 'Ready', status: 'False', reason: 'ContainersNotReady', lastTransitionTime: at }],
+      containerStatuses: [
+        { name: 'mysql', image, imageID: '', ready: true, started: true, restartCount: 0, state: { running: { startedAt: at } } },
+        {
+          name: 'sidecar', image, imageID: '', ready: false, started: false, restartCount: 2,
+          state: { waiting: { reason: 'CrashLoopBackOff', message: `back-off 20s restarting failed container=sidecar pod=${pod}` } },
+          lastState: { terminated: { exitCode: 1, reason: 'Error', startedAt: at, finishedAt: at } },
         },
-      }),
-    ]);
+      ],
+    });
     const failed = await statusWhen(s => s.phase === 'Failed', 'Failed');
     return { restoring, failed };
   } finally {

@@ -142,51 +142,42 @@ export async function runMysqlSchedule(kubectl: Kubectl, ns: string): Promise<My
   const name = `${cluster}-nightly`;
   const cronJob = `${name}-cb`;
   const entriesNow = async () => (await kubectl.json(['get', 'innodbclusters.mysql.oracle.com', cluster, '-n', ns])).spec.backupSchedules;
-  await kubectl.ok(
-    ['create', '-f', '-'],
-    JSON.stringify({
-      apiVersion: 'mysql.oracle.com/v2',
-      kind: 'InnoDBCluster',
-      metadata: { name: cluster, namespace: ns },
-      spec: {
-        instances: 1,
-        secretName: `${cluster}-root`,
-        tlsUseSelfSigned: true,
-        backupProfiles: [{ name: 'dump', dumpInstance: { storage: { persistentVolumeClaim: { claimName: 'conf-dumps' } } } }],
-      },
-    }),
-  );
+  await kubectl.create({
+    apiVersion: 'mysql.oracle.com/v2',
+    kind: 'InnoDBCluster',
+    metadata: { name: cluster, namespace: ns },
+    spec: {
+      instances: 1,
+      secretName: `${cluster}-root`,
+      tlsUseSelfSigned: true,
+      backupProfiles: [{ name: 'dump', dumpInstance: { storage: { persistentVolumeClaim: { claimName: 'conf-dumps' } } } }],
+    },
+  });
   try {
     const clusterUid = (await kubectl.json(['get', 'innodbclusters.mysql.oracle.com', cluster, '-n', ns])).metadata.uid;
     await eventually(async () => (await kubectl.run(['get', 'dbi', cluster, '-n', ns])).code === 0 || undefined, `DatabaseInstance ${cluster} served`);
-    await kubectl.ok(
-      ['create', '-f', '-'],
-      JSON.stringify({ apiVersion: `${GROUP}/v1alpha1`, kind: 'DatabaseBackupSchedule', metadata: { name, namespace: ns }, spec: { instanceRef: { name: cluster }, schedule: '0 3 * * *' } }),
-    );
+    await kubectl.create({ apiVersion: `${GROUP}/v1alpha1`, kind: 'DatabaseBackupSchedule', metadata: { name, namespace: ns }, spec: { instanceRef: { name: cluster }, schedule: '0 3 * * *' } });
     const created = await kubectl.json(['get', 'dbbs', name, '-n', ns]);
     const createdEntries = await entriesNow();
-    await kubectl.ok(
-      ['create', '-f', '-'],
-      JSON.stringify({
-        apiVersion: 'batch/v1',
-        kind: 'CronJob',
-        metadata: {
-          name: cronJob,
-          namespace: ns,
-          ownerReferences: [{ apiVersion: 'mysql.oracle.com/v2', kind: 'InnoDBCluster', name: cluster, uid: clusterUid, controller: true, blockOwnerDeletion: true }],
-        },
-        spec: {
-          schedule: '0 3 * * *',
-          // no controller may run it here: the suite writes its status
-          suspend: true,
-          concurrencyPolicy: 'Forbid',
-          jobTemplate: { spec: { backoffLimit: 0, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'operator-backup-job-cron', image: 'registry.k8s.io/pause:3.9' }] } } } },
-        },
-      }),
-    );
+    await kubectl.create({
+      apiVersion: 'batch/v1',
+      kind: 'CronJob',
+      metadata: {
+        name: cronJob,
+        namespace: ns,
+        ownerReferences: [{ apiVersion: 'mysql.oracle.com/v2', kind: 'InnoDBCluster', name: cluster, uid: clusterUid, controller: true, blockOwnerDeletion: true }],
+      },
+      spec: {
+        schedule: '0 3 * * *',
+        // no controller may run it here: the suite writes its status
+        suspend: true,
+        concurrencyPolicy: 'Forbid',
+        jobTemplate: { spec: { backoffLimit: 0, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'operator-backup-job-cron', image: 'registry.k8s.io/pause:3.9' }] } } } },
+      },
+    });
     // the top of the current hour: a time the cron's next run is after
     const scheduledAt = `${now().slice(0, 13)}:00:00Z`;
-    await kubectl.ok(['patch', 'cronjob', cronJob, '-n', ns, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { lastScheduleTime: scheduledAt } })]);
+    await kubectl.patchStatus('cronjob', cronJob, ns, { lastScheduleTime: scheduledAt });
     const ran = await eventually(async () => {
       const got = await kubectl.json(['get', 'dbbs', name, '-n', ns]);
       return got.status?.lastScheduleTime === scheduledAt ? got : undefined;
