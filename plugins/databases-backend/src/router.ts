@@ -91,10 +91,16 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
     );
   }
 
-  async function readInstance(req: Request) {
+  /**
+   * The instance of the path, read as the user, and who asks. `beside` starts once who asks is
+   * known and runs during the read (a list that needs nothing of the instance); its outcome is
+   * the caller's to use only after the read and the policy allowed it.
+   */
+  async function readInstance(req: Request, beside?: (p: { cluster: string; namespace: string; name: string }, who: InstanceCaller) => void) {
     const p = parse(instanceParams, req.params, 'path');
     const who = await caller(req);
     service.client(p.cluster);
+    beside?.(p, who);
     try {
       const instance = await service.getInstance(who.as, p.cluster, p.namespace, p.name);
       return { p, who, resource: { cluster: p.cluster, instance } as PortalInstance };

@@ -20,7 +20,10 @@ import { serveLiveList, type LiveListDeps } from '../events/serveLiveList';
 /** What the backup routes (and the schedule routes) take from the router. */
 export interface BackupRoutesOptions extends LiveListDeps {
   /** The instance of the path, read as the user (their 403 or 404 if they may not), and who asks. */
-  readInstance(req: Request): Promise<{ p: z.infer<typeof instanceParams>; who: InstanceCaller; resource: PortalInstance }>;
+  readInstance(
+    req: Request,
+    beside?: (p: z.infer<typeof instanceParams>, who: InstanceCaller) => void,
+  ): Promise<{ p: z.infer<typeof instanceParams>; who: InstanceCaller; resource: PortalInstance }>;
   /** Runs a write, recorded in the instance's history and audited (not a dry run). */
   write<T>(
     req: Request,
@@ -60,6 +63,7 @@ export function addBackupRoutes(router: ReturnType<typeof Router>, options: Back
     serveLiveList(req, res, options, {
       watch: (p, who) => service.instanceBackups(who.as, p.cluster, p.namespace, p.name),
       frames: { list: 'backups', change: 'backup' },
+      independent: true,
     }),
   );
 

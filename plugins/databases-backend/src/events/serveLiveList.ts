@@ -9,8 +9,14 @@ import { streamListWatch } from './streamListWatch';
 
 /** What a live list route of one instance needs from the router. */
 export interface LiveListDeps {
-  /** The instance of the path, read as the user (their 403 or 404 if they may not), and who asks. */
-  readInstance(req: Request): Promise<{ p: { cluster: string; namespace: string; name: string }; who: InstanceCaller; resource: PortalInstance }>;
+  /**
+   * The instance of the path, read as the user (their 403 or 404 if they may not), and who asks;
+   * `beside` runs as soon as who asks is known, during the read.
+   */
+  readInstance(
+    req: Request,
+    beside?: (p: { cluster: string; namespace: string; name: string }, who: InstanceCaller) => void,
+  ): Promise<{ p: { cluster: string; namespace: string; name: string }; who: InstanceCaller; resource: PortalInstance }>;
   authorizer: InstanceAuthorizer;
   /** Live streams open on this backend, shared by every such route. */
   streams: { open: number };
@@ -30,25 +36,38 @@ export async function serveLiveList<T, C>(
   list: {
     watch(p: { cluster: string; namespace: string; name: string }, who: InstanceCaller, resource: PortalInstance): SelectedListWatch<T, C>;
     frames: { list: string; change: string };
+    /**
+     * The list needs nothing of the instance (`resource` unread): a JSON answer lists beside the
+     * read of the instance, as the user, and is sent only once the read and the policy allowed it.
+     */
+    independent?: boolean;
   },
 ): Promise<void> {
-  const { p, who, resource } = await deps.readInstance(req);
+  const live = req.accepts(['application/json', 'text/event-stream']) === 'text/event-stream';
+  let early: Promise<{ items: T[] }> | undefined;
+  const beside = !live && list.independent
+    ? (bp: { cluster: string; namespace: string; name: string }, bwho: InstanceCaller) => {
+        early = list.watch(bp, bwho, undefined as unknown as PortalInstance).list();
+        // settled here too: a read or policy refusal must not leave it unhandled
+        early.catch(() => undefined);
+      }
+    : undefined;
+  const { p, who, resource } = await deps.readInstance(req, beside);
   if (!(await deps.authorizer.allows(databasesInstanceReadPermission, who.credentials, resource))) {
     throw new NotAllowedError(`not allowed to read ${p.name}`);
   }
-  const live = req.accepts(['application/json', 'text/event-stream']) === 'text/event-stream';
   if (live && deps.streams.open >= deps.maxStreams) {
     throw new ServiceUnavailableError(`${deps.maxStreams} event streams are open on this backend; ask for the list instead`);
   }
-  const watch = list.watch(p, who, resource);
-  let first: Awaited<ReturnType<typeof watch.list>>;
+  const watch = early ? undefined : list.watch(p, who, resource);
+  let first: { items: T[] };
   try {
-    first = await watch.list();
+    first = await (early ?? watch!.list());
   } catch (e) {
     throw toBackstageError(e);
   }
   res.setHeader('Cache-Control', 'no-store');
-  if (!live) {
+  if (!live || !watch) {
     res.json({ cluster: p.cluster, items: first.items });
     return;
   }

@@ -84,6 +84,7 @@ export function addScheduleRoutes(router: ReturnType<typeof Router>, options: Ba
     serveLiveList(req, res, options, {
       watch: (p, who) => new SchedulesWatch(service.client(p.cluster), who.as, { namespace: p.namespace, instance: p.name }),
       frames: { list: 'schedules', change: 'schedule' },
+      independent: true,
     }),
   );
 
