@@ -49,8 +49,10 @@ async function patchInstance(deps: Deps, namespace: string, instance: string, na
     const source = deps.store.source(namespace, instance);
     if (!source) throw notFound(DATABASE_BACKUP_SCHEDULE_PLURAL, name);
     const rv = source.object.metadata?.resourceVersion;
+    // outside the try: a refusal of the patch's own (409 taken, 404 gone) is the answer as it is
+    const spec = specPatch(source.object);
     try {
-      return await deps.writer.mergePatch(source.kind, namespace, instance, { metadata: { resourceVersion: rv }, spec: specPatch(source.object) });
+      return await deps.writer.mergePatch(source.kind, namespace, instance, { metadata: { resourceVersion: rv }, spec });
     } catch (err) {
       const status = toWriteError(err, { verb: 'patch', name: instance, namespace, type: source.kind });
       if (status.code !== 409) throw status;
@@ -58,6 +60,13 @@ async function patchInstance(deps: Deps, namespace: string, instance: string, na
       await waitForStore(l => deps.store.onApplied(l), () => deps.store.source(namespace, instance)?.object.metadata?.resourceVersion !== rv, deps.cacheWaitMs);
     }
   }
+}
+
+/** The entry object named `name` that the instance's object `current` holds now; 404 when it holds none. */
+function entryIn(expand: ((parent: KubeObject) => KubeObject[]) | undefined, current: KubeObject, name: string): KubeObject {
+  const found = expand?.(current).find(o => o.metadata?.name === name);
+  if (!found) throw notFound(DATABASE_BACKUP_SCHEDULE_PLURAL, name);
+  return found;
 }
 
 /** Waits until the schedule store has built `name` from at least `rv` (or it is gone, with `gone`). */
@@ -139,7 +148,9 @@ export async function updateEmbedded(
     patchInstance(deps, namespace, instance, name, current => {
       // the client's precondition is on the schedule as served: a newer entry is a conflict
       if (w.pinnedRv && deps.schedules.get(namespace, name)?.metadata.resourceVersion !== w.pinnedRv) throw conflict(name);
-      return embedded.specPatch(current, entry, object);
+      // the entry as the cluster has it now (what changed beside the API's fields is kept); gone: 404
+      const now = entryIn(side.kinds[0].expand, current, name);
+      return embedded.specPatch(current, entry, side.applyUpdate(now, w.desired.spec));
     }),
   );
   const rv = updated.metadata?.resourceVersion;
@@ -152,11 +163,15 @@ export async function deleteEmbedded(
   deps: Deps,
   w: { namespace: string; name: string; source: ScheduleSource },
 ): Promise<void> {
-  const embedded = w.source.adapter.backups.schedules.embedded!;
+  const side = w.source.adapter.backups.schedules;
+  const embedded = side.embedded!;
   const instance = embedded.instanceOf(w.source.object);
   const entry = String((w.source.object.spec as { entry: { name: string } }).entry.name);
   await deps.locks.run(`${w.namespace}/${instance}`, () =>
-    patchInstance(deps, w.namespace, instance, w.name, current => embedded.specPatch(current, entry, undefined)),
+    patchInstance(deps, w.namespace, instance, w.name, current => {
+      entryIn(side.kinds[0].expand, current, w.name); // gone meanwhile: 404, no write
+      return embedded.specPatch(current, entry, undefined);
+    }),
   );
   await seenAt(deps, w.namespace, w.name, undefined, true);
 }
