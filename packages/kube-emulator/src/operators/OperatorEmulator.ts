@@ -5,7 +5,9 @@ import { BackupEmulator } from './BackupEmulator';
 import { DependentReconciler } from './DependentReconciler';
 import { kubeTime } from './batch/jobRun';
 import { StoreWrites } from './StoreWrites';
-import { deletingObservation, newWorld, observe, stepWorld, type World } from './world';
+import { newWorld, observe, stepWorld, type World } from './world';
+import { emulatedKey, resolveEmulatedKind } from './emulatedKeys';
+import { finalizeObject } from './finalizeObject';
 import type {
   CustomKind,
   EmulatedOperator,
@@ -138,8 +140,7 @@ export class OperatorEmulator {
    * exist yet. Throws when the kind is not emulated or is ambiguous without `group`.
    */
   setHealth(ref: ObjectRef, mode: HealthMode, message?: string): void {
-    const kind = this.resolveKind(ref);
-    const key = this.key(kind, ref.namespace, ref.name);
+    const { key } = this.refKey(ref);
     if (mode === 'ready' && !message) this.modes.delete(key);
     else this.modes.set(key, { mode, message });
   }
@@ -150,8 +151,7 @@ export class OperatorEmulator {
    * Combine with `setHealth` to say how many members are not ready.
    */
   setFault(ref: ObjectRef, fault: MemberFault | undefined): void {
-    const kind = this.resolveKind(ref);
-    const key = this.key(kind, ref.namespace, ref.name);
+    const { key } = this.refKey(ref);
     if (fault) this.faults.set(key, fault);
     else this.faults.delete(key);
   }
@@ -162,8 +162,7 @@ export class OperatorEmulator {
    * when the object is not reconciled yet or its operator has no primary to lose.
    */
   failPrimary(ref: ObjectRef): void {
-    const kind = this.resolveKind(ref);
-    const key = this.key(kind, ref.namespace, ref.name);
+    const { kind, key } = this.refKey(ref);
     const op = this.operators.find(o => o.kinds.includes(kind));
     const cr = this.store.get(kind, ref.namespace, ref.name);
     const world = this.worlds.get(key);
@@ -174,12 +173,7 @@ export class OperatorEmulator {
 
   /** The mode set for an object (`ready` when none). */
   health(ref: ObjectRef): { mode: HealthMode; message?: string } {
-    const kind = this.resolveKind(ref);
-    return (
-      this.modes.get(this.key(kind, ref.namespace, ref.name)) ?? {
-        mode: 'ready',
-      }
-    );
+    return this.modes.get(this.refKey(ref).key) ?? { mode: 'ready' };
   }
 
   /** The emulated kinds. */
@@ -200,7 +194,7 @@ export class OperatorEmulator {
       for (const kind of op.kinds) {
         if (!this.store.resource(kind)) continue;
         for (const cr of this.store.list(kind)) {
-          const key = this.key(kind, cr.metadata.namespace, cr.metadata.name);
+          const key = emulatedKey(kind, cr.metadata.namespace, cr.metadata.name);
           seen.add(key);
           const kicked = this.kickedAt.get(key);
           if (kicked !== undefined && now - kicked < sinceKickMs) continue;
@@ -231,7 +225,7 @@ export class OperatorEmulator {
       k => k.group === e.resource.group && k.kind === e.resource.kind,
     );
     if (!kind) return;
-    const key = this.key(
+    const key = emulatedKey(
       kind,
       e.object.metadata.namespace,
       e.object.metadata.name,
@@ -286,7 +280,7 @@ export class OperatorEmulator {
     crIn: StoredObject,
   ): number {
     let cr = crIn;
-    const key = this.key(kind, cr.metadata.namespace, cr.metadata.name);
+    const key = emulatedKey(kind, cr.metadata.namespace, cr.metadata.name);
     const asked = this.modes.get(key) ?? { mode: 'ready' as HealthMode };
     if (asked.mode === 'stalled') return 0;
     let changes = 0;
@@ -299,8 +293,15 @@ export class OperatorEmulator {
       world = newWorld(cr, kubeTime(this.now()));
       this.worlds.set(key, world);
     }
-    if (cr.metadata.deletionTimestamp)
-      return changes + this.finalize(op, kind, cr, world, key);
+    if (cr.metadata.deletionTimestamp) {
+      const done = finalizeObject(op, kind, cr, world, {
+        writes: this.writes,
+        now: kubeTime(this.now()),
+        writeStatus: obs => this.writeStatus(op, kind, cr, obs),
+      });
+      if (done.gone) this.worlds.delete(key);
+      return changes + done.changes;
+    }
 
     const finalizer = this.finalizers ? op.finalizer?.(kind) : undefined;
     if (finalizer && !(cr.metadata.finalizers ?? []).includes(finalizer)) {
@@ -353,32 +354,6 @@ export class OperatorEmulator {
     return this.writeStatus(op, kind, cr, observe(cr, w, stage, control, kubeTime(this.now()), { paused: true }));
   }
 
-  private finalize(
-    op: EmulatedOperator,
-    kind: CustomKind,
-    cr: StoredObject,
-    world: World,
-    key: string,
-  ): number {
-    const finalizer = op.finalizer?.(kind);
-    if (!finalizer || !(cr.metadata.finalizers ?? []).includes(finalizer))
-      return 0;
-    if (!world.deletingSeen) {
-      // One round in which the object is visibly being deleted before it goes.
-      world.deletingSeen = true;
-      return 1 + this.writeStatus(op, kind, cr, deletingObservation(cr, world, kubeTime(this.now())));
-    }
-    let changes = this.writes.deleteDependents(world.namespace, world.uid);
-    this.writes.updateMain(kind, cr, obj => {
-      obj.metadata.finalizers = (obj.metadata.finalizers ?? []).filter(
-        f => f !== finalizer,
-      );
-    });
-    this.worlds.delete(key);
-    changes++;
-    return changes;
-  }
-
   /** The object is gone: delete what the operator created for it (ownerReference garbage collection). */
   private forget(key: string, world: World): number {
     this.worlds.delete(key);
@@ -412,25 +387,9 @@ export class OperatorEmulator {
     }
   }
 
-  private resolveKind(ref: ObjectRef): CustomKind {
-    const matches = this.kinds().filter(
-      k => k.kind === ref.kind && (!ref.group || k.group === ref.group),
-    );
-    if (matches.length !== 1) {
-      throw new Error(
-        matches.length
-          ? `Kind ${ref.kind} is ambiguous; give its group`
-          : `Kind ${ref.group ? `${ref.group}/` : ''}${ref.kind} is not emulated`,
-      );
-    }
-    return matches[0];
-  }
-
-  private key(
-    kind: { group: string; kind: string },
-    namespace: string | undefined,
-    name: string,
-  ): string {
-    return `${kind.group}/${kind.kind}/${namespace ?? ''}/${name}`;
+  /** The kind `ref` names and its object's key. */
+  private refKey(ref: ObjectRef): { kind: CustomKind; key: string } {
+    const kind = resolveEmulatedKind(this.kinds(), ref);
+    return { kind, key: emulatedKey(kind, ref.namespace, ref.name) };
   }
 }
