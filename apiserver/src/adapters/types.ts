@@ -236,8 +236,8 @@ export interface EmbeddedSchedules {
   entryName(name: string, target: KubeObject): { entry: string } | { cause: FieldCause };
   /** The instance `entryObject` (an expanded entry object) belongs to. */
   instanceOf(entryObject: KubeObject): string;
-  /** A merge patch of `target`'s spec that puts `entryObject`'s entry in place of `entry`'s (adds it when new), or removes `entry` (no entryObject). */
-  specPatch(target: KubeObject, entry: string, entryObject: KubeObject | undefined): Record<string, unknown>;
+  /** A merge patch of `target`'s spec that puts `entryObject`'s entry in place of the one served as `name` (adds it when new), or removes that one (no entryObject). */
+  specPatch(target: KubeObject, name: string, entryObject: KubeObject | undefined): Record<string, unknown>;
   /** Why labels and annotations cannot be kept (the entries carry none). */
   noMetadata: string;
 }

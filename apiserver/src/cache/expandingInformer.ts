@@ -23,6 +23,8 @@ const contentOf = (o: KubeObject) => JSON.stringify({ ...o, metadata: { ...o.met
  */
 export function expandingInformer(inner: ResourceInformer, expand: (parent: KubeObject) => KubeObject[]): ResourceInformer {
   const children = new Map<string, Map<string, KubeObject>>();
+  // every child by `namespace/name`: the store reads its sources by name on every projection
+  const byKey = new Map<string, KubeObject>();
   const listeners: Record<Verb, Array<(obj: KubeObject) => void>> = { add: [], update: [], delete: [] };
   const emit = (verb: Verb, obj: KubeObject) => listeners[verb].forEach(cb => cb(obj));
   const stamped = (child: KubeObject, rv: string | undefined) => ({ ...child, metadata: { ...child.metadata, resourceVersion: rv } });
@@ -33,7 +35,11 @@ export function expandingInformer(inner: ResourceInformer, expand: (parent: Kube
     const before = children.get(key) ?? new Map<string, KubeObject>();
     const after = new Map<string, KubeObject>();
     if (!gone) for (const child of expand(parent)) after.set(keyOf(child), child);
-    for (const [k, old] of before) if (!after.has(k)) emit('delete', stamped(old, rv));
+    for (const [k, old] of before)
+      if (!after.has(k)) {
+        if (byKey.get(k) === old) byKey.delete(k);
+        emit('delete', stamped(old, rv));
+      }
     const kept = new Map<string, KubeObject>();
     for (const [k, child] of after) {
       const old = before.get(k);
@@ -43,6 +49,7 @@ export function expandingInformer(inner: ResourceInformer, expand: (parent: Kube
       }
       const now = stamped(child, rv);
       kept.set(k, now);
+      byKey.set(k, now);
       emit(old ? 'update' : 'add', now);
     }
     if (kept.size) children.set(key, kept);
@@ -63,7 +70,7 @@ export function expandingInformer(inner: ResourceInformer, expand: (parent: Kube
     },
     start: () => inner.start(),
     stop: () => inner.stop(),
-    get: (name, namespace) => [...all(namespace)].find(c => c.metadata?.name === name),
+    get: (name, namespace) => byKey.get(`${namespace ?? ''}/${name}`),
     list: namespace => [...all(namespace)],
   };
 }

@@ -79,7 +79,7 @@ describe('mysql-operator schedules (derived: InnoDBCluster spec.backupSchedules[
   it('writes an entry into the cluster\'s list, changes it in place and removes it; the cluster still fits the upstream CRD', () => {
     const target = cluster([{ name: 'weekly', schedule: '0 4 * * 0', backupProfileName: 'to-s3', deleteBackupData: true }]);
     const made = mysqlSchedules.toOperatorObject(request('payments-db-nightly'), target);
-    const added = embedded.specPatch(target, 'nightly', made);
+    const added = embedded.specPatch(target, 'payments-db-nightly', made);
     expect(added).toEqual({
       backupSchedules: [
         { name: 'weekly', schedule: '0 4 * * 0', backupProfileName: 'to-s3', deleteBackupData: true },
@@ -91,11 +91,11 @@ describe('mysql-operator schedules (derived: InnoDBCluster spec.backupSchedules[
     // an update keeps what the API does not speak of (deleteBackupData) and the entry's place
     const [weekly] = expand(withBoth);
     const changed = mysqlSchedules.applyUpdate(weekly, { instanceRef: { name: 'payments-db' }, schedule: '0 5 * * 0', suspend: true });
-    expect(embedded.specPatch(withBoth, 'weekly', changed).backupSchedules).toEqual([
+    expect(embedded.specPatch(withBoth, 'payments-db-weekly', changed).backupSchedules).toEqual([
       { name: 'weekly', schedule: '0 5 * * 0', backupProfileName: 'to-s3', deleteBackupData: true, enabled: false, timeZone: 'Etc/UTC' },
       (added.backupSchedules as unknown[])[1],
     ]);
-    expect(embedded.specPatch(withBoth, 'weekly', undefined)).toEqual({ backupSchedules: [(added.backupSchedules as unknown[])[1]] });
-    expect(embedded.specPatch(target, 'weekly', undefined)).toEqual({ backupSchedules: null });
+    expect(embedded.specPatch(withBoth, 'payments-db-weekly', undefined)).toEqual({ backupSchedules: [(added.backupSchedules as unknown[])[1]] });
+    expect(embedded.specPatch(target, 'payments-db-weekly', undefined)).toEqual({ backupSchedules: null });
   });
 });

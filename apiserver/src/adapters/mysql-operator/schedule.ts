@@ -77,6 +77,12 @@ export const MYSQL_SCHEDULES: SourceKind = {
   expand: cluster => entriesOf(cluster).map(e => entryObject(cluster, e)),
 };
 
+/** The entry a served name `<cluster>-<entry>` stands for in `cluster`; empty when it stands for none. */
+const entryNameIn = (name: string, cluster: KubeObject) => {
+  const prefix = `${nameOf(cluster)}-`;
+  return name.startsWith(prefix) ? name.slice(prefix.length) : '';
+};
+
 const entryOf = (o: KubeObject) => asRecord(asRecord(o.spec)?.entry) ?? {};
 const clusterOf = (o: KubeObject) => asString(asRecord(o.spec)?.clusterName) ?? '';
 const cronJobName = (o: KubeObject) => `${nameOf(o)}-cb`;
@@ -161,8 +167,7 @@ export const mysqlSchedules: ScheduleSide = {
     ];
   },
   toOperatorObject(schedule, target) {
-    const entry = nameOf(schedule as unknown as KubeObject).slice(nameOf(target).length + 1);
-    return entryObject(target, entryFor(entry, schedule.spec, target));
+    return entryObject(target, entryFor(entryNameIn(schedule.metadata.name ?? '', target), schedule.spec, target));
   },
   applyUpdate(current, spec) {
     const old = entryOf(current);
@@ -172,7 +177,7 @@ export const mysqlSchedules: ScheduleSide = {
   embedded: {
     entryName(name, target) {
       const prefix = `${nameOf(target)}-`;
-      const entry = name.startsWith(prefix) ? name.slice(prefix.length) : '';
+      const entry = entryNameIn(name, target);
       if (entry) return { entry };
       return {
         cause: invalid(
@@ -183,7 +188,8 @@ export const mysqlSchedules: ScheduleSide = {
       };
     },
     instanceOf: clusterOf,
-    specPatch(target, entry, object) {
+    specPatch(target, name, object) {
+      const entry = entryNameIn(name, target);
       const others = entriesOf(target);
       const at = others.findIndex(e => e.name === entry);
       const list = object ? [...others] : others.filter(e => e.name !== entry);

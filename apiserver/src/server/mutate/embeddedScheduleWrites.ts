@@ -12,6 +12,7 @@ import type { HandlerContext } from '../readHandlers';
 import { invalid, notFound } from '../StatusError';
 import { waitForStore } from '../waitForStore';
 import { rvAtLeast, sendObject } from './respondInstance';
+import { projectAlone } from './scheduleAlone';
 import { alreadyExists, conflict, toWriteError } from './toWriteError';
 import type { WriteDeps } from './WriteDeps';
 import type { ScheduleSource, ScheduleStore } from '../../backups/ScheduleStore';
@@ -78,11 +79,8 @@ const seenAt = (deps: Deps, namespace: string, name: string, rv: string | undefi
   );
 
 /** The schedule `object` (an entry object) serves by itself, at `rv`. */
-function alone(adapter: AdapterWithSchedules, object: KubeObject, rv?: string): DatabaseBackupSchedule {
-  const side = adapter.backups.schedules;
-  const served = side.project(object, side.kinds[0], { get: () => undefined });
-  return { ...served, metadata: { ...served.metadata, ...(rv ? { resourceVersion: rv } : {}) } };
-}
+const alone = (adapter: AdapterWithSchedules, object: KubeObject, rv?: string): DatabaseBackupSchedule =>
+  projectAlone(adapter, adapter.backups.schedules.kinds[0], rv ? { ...object, metadata: { ...object.metadata, resourceVersion: rv } } : object);
 
 /** Every bad field of a create of a schedule kept inside `target` (its name, its metadata). */
 export function embeddedCreateCauses(request: DatabaseBackupSchedule, target: KubeObject, embedded: EmbeddedSchedules, warnings: string[]): FieldCause[] {
@@ -90,7 +88,7 @@ export function embeddedCreateCauses(request: DatabaseBackupSchedule, target: Ku
   return [...('cause' in found ? [found.cause] : []), ...embeddedMetadataCauses(request.metadata, embedded, warnings)];
 }
 
-/** POST of a schedule kept inside the instance's object (checked by embeddedCreateCauses): the entry added to its list. 201. */
+/** POST of a schedule kept inside the instance's object, checked by embeddedCreateCauses with the rest of the request: the entry added to its list. 201. */
 export async function createEmbedded(
   ctx: HandlerContext,
   deps: Deps,
@@ -100,8 +98,6 @@ export async function createEmbedded(
   const embedded = side.embedded!;
   const name = w.request.metadata.name ?? '';
   const namespace = ctx.info.namespace;
-  const found = embedded.entryName(name, w.target);
-  if (!('entry' in found)) throw invalid(DATABASE_BACKUP_SCHEDULE_KIND, DATABASES_API_GROUP, name, [found.cause]);
   const object = side.toOperatorObject(w.request, w.target);
   if (w.dryRun) {
     sendObject(ctx.res, ctx.req.headers.accept, 201, alone(w.adapter, object), w.warnings);
@@ -112,7 +108,7 @@ export async function createEmbedded(
     patchInstance(deps, namespace, instance, name, current => {
       const taken = w.holder(name);
       if (taken) throw alreadyExists(name, taken);
-      return embedded.specPatch(current, found.entry, object);
+      return embedded.specPatch(current, name, object);
     }),
   );
   const rv = updated.metadata?.resourceVersion;
@@ -143,14 +139,13 @@ export async function updateEmbedded(
     return;
   }
   const instance = embedded.instanceOf(w.source.object);
-  const entry = String((w.source.object.spec as { entry: { name: string } }).entry.name);
   const updated = await deps.locks.run(`${namespace}/${instance}`, () =>
     patchInstance(deps, namespace, instance, name, current => {
       // the client's precondition is on the schedule as served: a newer entry is a conflict
       if (w.pinnedRv && deps.schedules.get(namespace, name)?.metadata.resourceVersion !== w.pinnedRv) throw conflict(name);
       // the entry as the cluster has it now (what changed beside the API's fields is kept); gone: 404
       const now = entryIn(side.kinds[0].expand, current, name);
-      return embedded.specPatch(current, entry, side.applyUpdate(now, w.desired.spec));
+      return embedded.specPatch(current, name, side.applyUpdate(now, w.desired.spec));
     }),
   );
   const rv = updated.metadata?.resourceVersion;
@@ -166,11 +161,10 @@ export async function deleteEmbedded(
   const side = w.source.adapter.backups.schedules;
   const embedded = side.embedded!;
   const instance = embedded.instanceOf(w.source.object);
-  const entry = String((w.source.object.spec as { entry: { name: string } }).entry.name);
   await deps.locks.run(`${w.namespace}/${instance}`, () =>
     patchInstance(deps, w.namespace, instance, w.name, current => {
       entryIn(side.kinds[0].expand, current, w.name); // gone meanwhile: 404, no write
-      return embedded.specPatch(current, entry, undefined);
+      return embedded.specPatch(current, w.name, undefined);
     }),
   );
   await seenAt(deps, w.namespace, w.name, undefined, true);

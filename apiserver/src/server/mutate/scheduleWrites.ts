@@ -25,6 +25,7 @@ import { rvAtLeast, sendObject } from './respondInstance';
 import { createProjected, deleteProjected, requestedName, waitForKind, writeKey, type ProjectedKindWrites } from './projectedWrites';
 import { alreadyExists, conflict, preconditionFailed, toWriteError } from './toWriteError';
 import { validateMetadata } from './validateMetadata';
+import { projectAlone } from './scheduleAlone';
 import { createEmbedded, deleteEmbedded, embeddedCreateCauses, updateEmbedded } from './embeddedScheduleWrites';
 import { parseDeleteOptions } from './deleteOptions';
 import type { WriteDeps } from './WriteDeps';
@@ -52,13 +53,6 @@ const scheduleKind = (deps: ScheduleWriteDeps): ProjectedKindWrites<DatabaseBack
 });
 
 const waitForSchedules = (deps: ScheduleWriteDeps, done: () => boolean) => waitForKind(deps, scheduleKind(deps), done);
-
-/** The schedule object `object` projects to by itself (no CronJob: before the watch cache has it). */
-function projectAlone(adapter: AdapterWithSchedules, kind: SourceKind, object: KubeObject): DatabaseBackupSchedule {
-  const projected = adapter.backups.schedules.project(object, kind, { get: () => undefined });
-  const rv = object.metadata?.resourceVersion;
-  return { ...projected, metadata: { ...projected.metadata, ...(rv ? { resourceVersion: rv } : {}) } };
-}
 
 function kindOf(adapter: AdapterWithSchedules, object: KubeObject): SourceKind {
   const kind = adapter.backups.schedules.kinds.find(k => `${k.group}/${k.version}` === object.apiVersion && k.kind === object.kind);
