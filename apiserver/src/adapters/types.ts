@@ -116,8 +116,10 @@ export interface OperatorAdapter {
    * Whether the cache serves `source` at all (default: every object of `kinds` is served). A
    * kind shared by two served resources (mariadb-operator's Backup: one run, or with
    * `spec.schedule` a schedule) is split by it; an object that stops being served is DELETED.
+   * It may read the objects `relatedRefs` names (a Job is a run only of a scheduled Backup): the
+   * cache asks again when one of them changes, served or not.
    */
-  serves?(source: KubeObject, kind: SourceKind): boolean;
+  serves?(source: KubeObject, kind: SourceKind, related: RelatedLookup): boolean;
   /**
    * Pure projection of one operator object (and its related objects) to a DatabaseInstance.
    * Sets spec (engine, version, topology, replicas, storage, resources as read back from the
@@ -188,7 +190,7 @@ export interface BackupSide {
   /** The operator object that takes the backup `backup` of `target` now (valid, defaulted). */
   toOperatorObject(backup: DatabaseBackup, target: KubeObject, options?: BuildOptions): KubeObject;
   /** Which objects of `kinds` are runs (default: all; see OperatorAdapter.serves). */
-  serves?(source: KubeObject, kind: SourceKind): boolean;
+  serves?(source: KubeObject, kind: SourceKind, related: RelatedLookup): boolean;
   /** The operator's schedules, each served as a DatabaseBackupSchedule, where this API serves them. */
   schedules?: ScheduleSide;
   /** Why schedules of this operator are refused although it has them (no `schedules`). */
@@ -208,7 +210,7 @@ export interface ScheduleSide {
   kinds: SourceKind[];
   relatedTypes: ResourceType[];
   relatedRefs(source: KubeObject, kind: SourceKind): RelatedRef[];
-  serves?(source: KubeObject, kind: SourceKind): boolean;
+  serves?(source: KubeObject, kind: SourceKind, related: RelatedLookup): boolean;
   /** One schedule object (and what it runs: a CronJob) as a DatabaseBackupSchedule. */
   project(source: KubeObject, kind: SourceKind, related: RelatedLookup): DatabaseBackupSchedule;
   /**

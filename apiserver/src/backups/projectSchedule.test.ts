@@ -29,8 +29,8 @@ describe('projectSchedule', () => {
   });
 
   it('only the scheduled Backups are the schedule side\'s', () => {
-    expect(stand.serves!(scheduled, MARIADB_BACKUP)).toBe(true);
-    expect(stand.serves!({ ...scheduled, spec: { mariaDbRef: { name: 'orders-db' } } }, MARIADB_BACKUP)).toBe(false);
+    expect(stand.serves!(scheduled, MARIADB_BACKUP, { get: () => undefined })).toBe(true);
+    expect(stand.serves!({ ...scheduled, spec: { mariaDbRef: { name: 'orders-db' } } }, MARIADB_BACKUP, { get: () => undefined })).toBe(false);
   });
 
   it('malformed fields do not take the schedule down: it is still served, with its source', () => {

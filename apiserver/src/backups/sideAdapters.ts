@@ -1,11 +1,11 @@
-import type { OperatorAdapter, RelatedRef, ResourceType, SourceKind, KubeObject } from '../adapters/types';
+import type { OperatorAdapter, RelatedLookup, RelatedRef, ResourceType, SourceKind, KubeObject } from '../adapters/types';
 
 /** What the store's informers need of one side of an adapter (its backup runs, its schedules). */
 export interface StoreSide {
   kinds: SourceKind[];
   relatedTypes: ResourceType[];
   relatedRefs(source: KubeObject, kind: SourceKind): RelatedRef[];
-  serves?(source: KubeObject, kind: SourceKind): boolean;
+  serves?(source: KubeObject, kind: SourceKind, related: RelatedLookup): boolean;
 }
 
 const origins = new WeakMap<OperatorAdapter, OperatorAdapter>();
@@ -34,7 +34,7 @@ export function sideAdapters(
       kinds: side.kinds,
       relatedTypes: side.relatedTypes,
       relatedRefs: (source, kind) => side.relatedRefs(source, kind),
-      ...(side.serves && { serves: (source: KubeObject, kind: SourceKind) => side.serves!(source, kind) }),
+      ...(side.serves && { serves: (source: KubeObject, kind: SourceKind, related: RelatedLookup) => side.serves!(source, kind, related) }),
       project: () => {
         throw new Error(`${adapter.id}: ${what} are projected by their own projection`);
       },

@@ -45,7 +45,7 @@ export class BatchProjector {
       objects.at(change);
       const groups = new Set<string>();
       for (const key of change.sourceKeys) {
-        const group = sources.reconcile(key, objects.source(key), this.parts.logger);
+        const group = sources.reconcile(key, objects.source(key), objects.lookup(), this.parts.logger);
         if (group) {
           groups.add(group);
         }

@@ -99,8 +99,10 @@ export class InformerInstanceStore implements InstanceStore {
       hooks: {
         // a deletion's snapshot is the object's absence: a re-created object's first
         // states in the same batch then follow its DELETED at their own RVs
+        // a source object can be what others are built from too (a Job: a run of a schedule, and
+        // what a one-off run is decided from): those follow it at the same resourceVersion
         sourceChanged: (key, obj, gone) =>
-          this.queue.add(obj.metadata?.resourceVersion, [key], { key: '', obj: gone ? undefined : obj }),
+          this.queue.add(obj.metadata?.resourceVersion, [key, ...this.sources.dependents(key)], { key: '', obj: gone ? undefined : obj }),
         relatedChanged: (key, obj, deleted) => {
           const dependents = this.sources.dependents(key);
           if (dependents.length) {

@@ -1,4 +1,4 @@
-import type { OperatorAdapter, SourceKind } from '../adapters/types';
+import type { OperatorAdapter, RelatedLookup, SourceKind } from '../adapters/types';
 import type { RolloutMemory } from '../status/rolloutMemory';
 import type { SourceObject } from './SourceObjects';
 import { KeyIndex } from './KeyIndex';
@@ -25,8 +25,13 @@ export class SourceEntries {
   private readonly rollouts = new Map<string, RolloutMemory>();
   /** Name group (`namespace/name`) → keys of the source objects claiming it. */
   private readonly nameClaims = new KeyIndex();
-  /** Related object key → keys of the source objects built from it. */
+  /** Related object key → keys of the source objects built from it (or asking whether they are served). */
   private readonly reverse = new KeyIndex();
+  /**
+   * Per object its adapter does not serve now: the related objects `serves` may have read, so
+   * that a change of one of them asks again (a Job seen before the Backup that makes it a run).
+   */
+  private readonly unserved = new Map<string, string[]>();
 
   get(key: string): SourceEntry | undefined {
     return this.entries.get(key);
@@ -76,11 +81,11 @@ export class SourceEntries {
   reconcile(
     key: string,
     { informer, obj, ns, name }: SourceObject,
+    related: RelatedLookup,
     logger?: { warn(msg: string, meta?: object): void },
   ): string | undefined {
-    // an object its adapter does not serve (serves) is as good as absent: one that stops being
-    // served (a mariadb Backup given a schedule) is DELETED here and ADDED where it now belongs
-    if (!informer || !obj || informer.adapter.serves?.(obj, informer.kind) === false) {
+    if (!informer || !obj) {
+      this.forgetUnserved(key);
       return this.delete(key);
     }
     let relatedKeys: string[] = [];
@@ -94,6 +99,18 @@ export class SourceEntries {
         error: String(err),
       });
     }
+    // an object its adapter does not serve (serves) is as good as absent: one that stops being
+    // served (a mariadb Backup given a schedule) is DELETED here and ADDED where it now belongs
+    if (informer.adapter.serves?.(obj, informer.kind, related) === false) {
+      const group = this.delete(key);
+      this.forgetUnserved(key);
+      if (relatedKeys.length) {
+        this.unserved.set(key, relatedKeys);
+        for (const rel of relatedKeys) this.reverse.add(rel, key);
+      }
+      return group;
+    }
+    this.forgetUnserved(key);
     return this.set({
       key,
       adapter: informer.adapter,
@@ -128,6 +145,11 @@ export class SourceEntries {
     const group = claimKey(old.namespace, old.name);
     this.nameClaims.remove(group, key);
     return group;
+  }
+
+  private forgetUnserved(key: string): void {
+    for (const rel of this.unserved.get(key) ?? []) this.reverse.remove(rel, key);
+    this.unserved.delete(key);
   }
 
   private unlinkRelated(key: string): void {

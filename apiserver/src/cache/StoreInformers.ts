@@ -71,13 +71,22 @@ export class StoreInformers {
 
   constructor(private readonly options: StoreInformersOptions) {
     const { hooks } = options;
+    // a type that is a source kind and a related type at once (batch/v1 Jobs: runs of a schedule,
+    // and what a one-off run is decided from) is watched once, by its source informer
+    const sourceTypes = new Set(options.adapters.flatMap(a => a.kinds.map(k => typeKey(k))));
     for (const adapter of options.adapters) {
       for (const kind of adapter.kinds) {
+        // Kubernetes' own kinds are always served: watched from the start, not after a CRD
+        if (!definedByCrd(kind)) {
+          if (!this.sources.has(typeKey(kind))) this.sources.set(typeKey(kind), { managed: this.makeSourceInformer(kind), adapter, kind });
+          continue;
+        }
         const list = this.kindsByCrd.get(resourceName(kind)) ?? [];
         list.push({ adapter, kind });
         this.kindsByCrd.set(resourceName(kind), list);
       }
       for (const type of adapter.relatedTypes) {
+        if (sourceTypes.has(typeKey(type))) continue;
         if (definedByCrd(type)) this.relatedByCrd.set(resourceName(type), type);
         else if (!this.related.has(typeKey(type))) {
           this.related.set(typeKey(type), this.makeRelatedInformer(type));
@@ -108,6 +117,9 @@ export class StoreInformers {
     for (const informer of this.related.values()) {
       informer.start();
     }
+    for (const { managed, kind } of this.sources.values()) {
+      if (!definedByCrd(kind)) managed.start();
+    }
   }
 
   stop(): void {
@@ -116,10 +128,11 @@ export class StoreInformers {
     for (const informer of this.related.values()) {
       informer.stop();
     }
-    for (const { managed } of this.sources.values()) {
+    for (const [type, { managed, kind }] of this.sources) {
       managed.stop();
+      // a CRD's kinds are watched again once the CRD informer sees it; Kubernetes' own stay
+      if (definedByCrd(kind)) this.sources.delete(type);
     }
-    this.sources.clear();
   }
 
   all(): ManagedInformer[] {
@@ -172,8 +185,13 @@ export class StoreInformers {
     return this.sources.get(type);
   }
 
+  /** A related object: from its type's informer, or that of the source kind of the same type. */
   relatedObject(type: string, name: string, namespace: string | undefined): KubeObject | undefined {
-    return this.related.get(type)?.informer.get(name, namespace);
+    return this.informerOfType(type)?.informer.get(name, namespace);
+  }
+
+  private informerOfType(type: string): ManagedInformer | undefined {
+    return this.related.get(type) ?? this.sources.get(type)?.managed;
   }
 
   isInstalled(kind: SourceKind): boolean {
@@ -189,7 +207,7 @@ export class StoreInformers {
     return [
       this.crd,
       this.sources.get(typeKey(entry.kind))?.managed,
-      ...entry.adapter.relatedTypes.map(t => this.related.get(typeKey(t))),
+      ...entry.adapter.relatedTypes.map(t => this.informerOfType(typeKey(t))),
     ];
   }
 
@@ -198,12 +216,11 @@ export class StoreInformers {
     if (informer === this.crd) {
       return [...entries].map(e => e.key);
     }
-    const type = [...this.related.entries()].find(([, i]) => i === informer)?.[0];
     return [...entries]
-      .filter(e =>
-        type !== undefined
-          ? e.adapter.relatedTypes.some(t => typeKey(t) === type)
-          : this.sources.get(typeKey(e.kind))?.managed === informer,
+      .filter(
+        e =>
+          this.sources.get(typeKey(e.kind))?.managed === informer ||
+          e.adapter.relatedTypes.some(t => this.informerOfType(typeKey(t)) === informer),
       )
       .map(e => e.key);
   }

@@ -1,9 +1,8 @@
 import {
   ANNOTATION_KUBECTL_LAST_APPLIED,
   ANNOTATION_LAST_APPLIED,
-  ANNOTATION_MANAGED_FIELDS,
+  APISERVER_RECORDS,
   ANNOTATION_READY_SPEC,
-  ANNOTATION_RESTORE_FAILED,
   DATABASE_INSTANCE_KIND,
   DATABASES_GROUP_VERSION,
   type Condition,
@@ -68,26 +67,17 @@ function instanceAnnotations(
   if (
     !(ANNOTATION_LAST_APPLIED in annotations) &&
     !(ANNOTATION_KUBECTL_LAST_APPLIED in annotations) &&
-    !(ANNOTATION_READY_SPEC in annotations) &&
-    !(ANNOTATION_RESTORE_FAILED in annotations) &&
-    !(ANNOTATION_MANAGED_FIELDS in annotations)
+    !APISERVER_RECORDS.some(key => key in annotations)
   )
     return annotations;
   const {
     [ANNOTATION_LAST_APPLIED]: lastApplied,
     [ANNOTATION_KUBECTL_LAST_APPLIED]: _operatorObjects,
-    // the apiserver's own record of the last Ready spec (ReadySpecRecorder): no client's to edit
-    [ANNOTATION_READY_SPEC]: _readySpec,
-    // the apiserver's record of a failed restore (failedRestoreRecord)
-    [ANNOTATION_RESTORE_FAILED]: _restoreFailed,
-    // served as metadata.managedFields
-    [ANNOTATION_MANAGED_FIELDS]: _managedFields,
     ...rest
   } = annotations;
-  const out =
-    lastApplied === undefined
-      ? rest
-      : { ...rest, [ANNOTATION_KUBECTL_LAST_APPLIED]: lastApplied };
+  // the apiserver's own records (the last Ready spec, a failed restore, the restored backup;
+  // managedFields is served as metadata.managedFields): no client's to see or edit
+  const out = Object.fromEntries(Object.entries(lastApplied === undefined ? rest : { ...rest, [ANNOTATION_KUBECTL_LAST_APPLIED]: lastApplied }).filter(([key]) => !APISERVER_RECORDS.includes(key)));
   return Object.keys(out).length ? out : undefined;
 }
 

@@ -2,9 +2,7 @@ import {
   ANNOTATION_DELETION_PROTECTION,
   ANNOTATION_KUBECTL_LAST_APPLIED,
   ANNOTATION_LAST_APPLIED,
-  ANNOTATION_MANAGED_FIELDS,
-  ANNOTATION_READY_SPEC,
-  ANNOTATION_RESTORE_FAILED,
+  APISERVER_RECORDS,
   ANNOTATION_REQUESTED_BY,
   type DatabaseInstance,
   LABEL_MANAGED_BY,
@@ -32,11 +30,9 @@ export function operatorMetadata(
   // kubectl's copy describes the DatabaseInstance: kept under our key (see the constant)
   delete annotations[ANNOTATION_KUBECTL_LAST_APPLIED];
   delete annotations[ANNOTATION_LAST_APPLIED];
-  // a new object has never been Ready, whatever a client claims
-  delete annotations[ANNOTATION_READY_SPEC];
-  delete annotations[ANNOTATION_RESTORE_FAILED];
-  // the apiserver's record, written after this (recordManagers)
-  delete annotations[ANNOTATION_MANAGED_FIELDS];
+  // the apiserver's records (a new object has never been Ready, whatever a client claims; the
+  // managed fields are written after this, recordManagers), never a client's
+  for (const key of APISERVER_RECORDS) delete annotations[key];
   const lastApplied = instance.metadata.annotations?.[ANNOTATION_KUBECTL_LAST_APPLIED];
   if (lastApplied !== undefined) annotations[ANNOTATION_LAST_APPLIED] = lastApplied;
   delete labels[LABEL_REQUESTED_BY];

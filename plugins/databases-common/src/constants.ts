@@ -65,6 +65,20 @@ export const ANNOTATION_RESTORE_FAILED = 'dbaas.platform.dev/restore-failed';
  * `metadata.managedFields`, never as an annotation; only the apiserver writes it.
  */
 export const ANNOTATION_MANAGED_FIELDS = 'dbaas.platform.dev/managed-fields';
+/**
+ * Written by the apiserver on an operator object it creates from a DatabaseBackup the operator
+ * cannot name by itself (a run of a mariadb-operator schedule: the MariaDB names the scheduled
+ * Backup and the run's time), with that DatabaseBackup's name: read back as
+ * `spec.restoreFrom.backup`. Never taken from a client; not served on the DatabaseInstance.
+ */
+export const ANNOTATION_RESTORED_BACKUP = 'dbaas.platform.dev/restored-backup';
+/** The annotations only the apiserver writes on operator objects: its records, never a client's, never served as annotations. */
+export const APISERVER_RECORDS: readonly string[] = [
+  ANNOTATION_READY_SPEC,
+  ANNOTATION_RESTORE_FAILED,
+  ANNOTATION_MANAGED_FIELDS,
+  ANNOTATION_RESTORED_BACKUP,
+];
 /** Kind of the object the `connection` subresource returns. */
 export const DATABASE_INSTANCE_CONNECTION_KIND = 'DatabaseInstanceConnection';
 /** Name of the subresource serving connection details (its own RBAC permission). */

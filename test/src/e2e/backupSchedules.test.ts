@@ -102,12 +102,17 @@ describe('backup schedules through DatabaseBackupSchedule (kubectl, emulator + A
       const row = table.stdout.split('\n').find(l => l.startsWith('orders-db-minutely '))?.split(/\s{2,}/);
       expect(row?.slice(0, 4)).toEqual(['orders-db-minutely', 'orders-db', '*/1 * * * *', 'false']);
 
-      // CloudNativePG makes a Backup <schedule>-<YYYYMMDDhhmmss> per run, served as a DatabaseBackup;
-      // mariadb-operator's runs are its CronJob's Jobs, shown in the schedule's status
-      const [pgLine, mariadbLine] = await Promise.all([
+      // CloudNativePG makes a Backup <schedule>-<YYYYMMDDhhmmss> per run; mariadb-operator's runs
+      // are its CronJob's Jobs <schedule>-<minutes>: each served as a DatabaseBackup
+      const [pgLine, mariadbLine, mariadbRunLine] = await Promise.all([
         pgRuns.waitForLine(l => /^pg-minutely-\d{14} Succeeded$/.test(l), FIRES_WITHIN),
         mariadbRuns.waitForLine(l => /^\S+Z \S+Z LastRunSucceeded$/.test(l), FIRES_WITHIN),
+        pgRuns.waitForLine(l => /^orders-db-minutely-\d{8} Succeeded$/.test(l), FIRES_WITHIN),
       ]);
+      const mariadbRun = await json(['get', 'dbb', mariadbRunLine.split(' ')[0], '-n', 'team-a']);
+      expect(mariadbRun.spec.instanceRef).toEqual({ name: 'orders-db' });
+      expect(mariadbRun.status).toMatchObject({ engine: 'mariadb', restorable: true, source: { apiVersion: 'batch/v1', kind: 'Job', operator: 'mariadb-operator' } });
+      expect(mariadbRun.metadata.annotations['batch.kubernetes.io/cronjob-scheduled-timestamp']).toBeDefined();
       const pgRun = await json(['get', 'dbb', pgLine.split(' ')[0], '-n', 'team-a']);
       expect(pgRun.spec.instanceRef).toEqual({ name: 'pg-scheduled' });
       expect(pgRun.metadata.labels['cnpg.io/scheduled-backup']).toBe('pg-minutely');
@@ -125,6 +130,39 @@ describe('backup schedules through DatabaseBackupSchedule (kubectl, emulator + A
       pgRuns.stop();
     }
   }, FIRES_WITHIN + SLOW);
+
+  it('restores a run of a mariadb-operator schedule into a new instance, and deletes a run (its Job)', async () => {
+    const runs = (await admin(['get', 'dbb', '-n', 'team-a', '-o', 'jsonpath={range .items[*]}{.metadata.name} {.status.phase}{"\\n"}{end}'])).stdout
+      .split('\n')
+      .filter(l => /^orders-db-minutely-\d{8} Succeeded$/.test(l))
+      .map(l => l.split(' ')[0]);
+    expect(runs.length).toBeGreaterThan(0);
+    // the newest: the CronJob prunes the oldest beyond its history limit
+    const runName = runs.sort().at(-1)!;
+    const done = await json(['get', 'dbb', runName, '-n', 'team-a']);
+    const body = JSON.stringify({
+      apiVersion: `${GROUP}/v1alpha1`,
+      kind: 'DatabaseInstance',
+      metadata: { name: 'orders-from-run', namespace: 'team-a' },
+      spec: { engine: 'mariadb', version: '11.4', storage: { size: '10Gi' }, restoreFrom: { backup: runName } },
+    });
+    const ready = watchUntil([...watchOneArgs('dbi', 'orders-from-run', 'team-a'), '-o', 'jsonpath={.status.phase} {.status.reason}{"\\n"}'], l => l.startsWith('Ready '), 120_000);
+    expect((await admin(['create', '-f', '-'], body)).stderr).toBe('');
+    await ready;
+    // the operator is told the scheduled Backup and the run's end: it takes the closest file before it
+    const mariadb = await json(['get', 'mariadbs.k8s.mariadb.com', 'orders-from-run', '-n', 'team-a']);
+    expect(mariadb.spec.bootstrapFrom).toMatchObject({ backupRef: { name: 'orders-db-minutely' }, targetRecoveryTime: done.status.completionTime });
+    const restored = await json(['get', 'dbi', 'orders-from-run', '-n', 'team-a']);
+    expect(restored.spec.restoreFrom).toEqual({ backup: runName });
+    expect(Object.keys(restored.metadata.annotations ?? {}).filter(k => k.startsWith(`${GROUP}/restored`))).toEqual([]);
+
+    const deleted = await admin(['delete', 'dbb', runName, '-n', 'team-a']);
+    expect(deleted.stdout).toContain(`databasebackup.${GROUP} "${runName}" deleted`);
+    expect(deleted.stderr).toMatch(/the backup data itself is not deleted/);
+    expect((await admin(['get', 'jobs.batch', runName, '-n', 'team-a'])).stderr).toMatch(/NotFound|not found/);
+    expect((await admin(['get', 'dbb', runName, '-n', 'team-a'])).stderr).toMatch(/NotFound|not found/);
+    expect((await admin(['delete', 'dbi', 'orders-from-run', '-n', 'team-a', '--wait=false'])).stderr).toBe('');
+  }, SLOW + 120_000);
 
   it('suspends with a merge patch and changes the cron with a JSON patch; a stale resourceVersion is a 409', async () => {
     const suspended = await admin(['patch', 'dbbs', 'orders-db-minutely', '-n', 'team-a', '--type=merge', '-p', '{"spec":{"suspend":true}}']);

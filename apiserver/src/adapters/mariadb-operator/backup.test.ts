@@ -140,8 +140,8 @@ describe('mariadb-operator backups: derived-from-schema runs', () => {
 
 describe('mariadb-operator backups: only one-off Backups are runs', () => {
   it('serves a Backup without spec.schedule; a scheduled one is a DatabaseBackupSchedule (schedule.ts)', () => {
-    expect(mariadbBackups.serves!(backup(), MARIADB_BACKUP)).toBe(true);
-    expect(mariadbBackups.serves!(scheduled(), MARIADB_BACKUP)).toBe(false);
+    expect(mariadbBackups.serves!(backup(), MARIADB_BACKUP, { get: () => undefined })).toBe(true);
+    expect(mariadbBackups.serves!(scheduled(), MARIADB_BACKUP, { get: () => undefined })).toBe(false);
   });
 
   it("relatedRefs: the run's Job, by name", () => {

@@ -14,8 +14,9 @@ import {
   type UpstreamConditionLike,
 } from '../shared/read';
 import { toBackup } from '../shared/toBackup';
-import type { BackupSide, KubeObject, RelatedLookup } from '../types';
+import type { BackupSide, KubeObject, RelatedLookup, SourceKind } from '../types';
 import { backupObject, isScheduled, MARIADB_BACKUP } from './backupObject';
+import { scheduleOf, scheduleRef, SCHEDULED_RUN } from './scheduledRun';
 import { mariadbSchedules } from './schedule';
 
 /**
@@ -29,8 +30,8 @@ import { mariadbSchedules } from './schedule';
  *   .WithMetadata(backup.Spec.InheritMetadata)). With `storage.persistentVolumeClaim` it also
  *   creates a PVC of the Backup's name (reconcileStorage).
  * - A `Backup` with `spec.schedule` is one object for the whole series: the controller keeps a
- *   CronJob of the Backup's name, and each run is a Job that CronJob creates. It is served as a
- *   DatabaseBackupSchedule (schedule.ts), not here (`serves`).
+ *   CronJob of the Backup's name, and each run is a Job that CronJob creates. The Backup is
+ *   served as a DatabaseBackupSchedule (schedule.ts); each of those Jobs as a run (scheduledRun.ts).
  * - `status` holds only `conditions`; the one condition is `Complete`
  *   (pkg/condition/complete.go). For a Job: SetCompleteWithJob writes `Complete=True` reason
  *   `JobComplete` "Success", `Complete=False` `JobRunning` "Running" / `JobSuspended`, and, the
@@ -70,30 +71,33 @@ interface Verdict {
 
 const opMessage = (c: UpstreamConditionLike | undefined) => asString(c?.message);
 
+/** A run's Job decides its phase (`operatorMessage`: what the operator said of it, if anything). */
+function jobVerdict(job: KubeObject, operatorMessage?: string): Verdict {
+  const state = jobState(job);
+  const times = {
+    ...(state.startTime && { startTime: state.startTime }),
+    ...(state.completionTime && { completionTime: state.completionTime }),
+  };
+  const message = state.message ?? operatorMessage;
+  const withMessage = message ? { message } : {};
+  switch (state.phase) {
+    case 'Failed':
+      return { phase: 'Failed', reason: pascalCase(state.reason), ...withMessage, ...times };
+    case 'Succeeded':
+      return { phase: 'Succeeded', reason: 'JobComplete', ...withMessage, ...times };
+    case 'Suspended':
+      return { phase: 'Pending', reason: 'JobSuspended', ...withMessage, ...times };
+    default:
+      return { phase: state.phase, reason: state.reason, ...withMessage, ...times };
+  }
+}
+
 /** One on-demand run: its Job decides; without it, the Complete condition's reason does. */
 function onDemandVerdict(source: KubeObject, related: RelatedLookup): Verdict {
   const complete = findCondition(source.status, 'Complete');
   const candidate = related.get({ type: JOBS, namespace: namespaceOf(source), name: nameOf(source) });
   const job = candidate && ownedBy(candidate, source, MARIADB_BACKUP.kind) ? candidate : undefined;
-  if (job) {
-    const state = jobState(job);
-    const times = {
-      ...(state.startTime && { startTime: state.startTime }),
-      ...(state.completionTime && { completionTime: state.completionTime }),
-    };
-    const message = state.message ?? opMessage(complete);
-    const withMessage = message ? { message } : {};
-    switch (state.phase) {
-      case 'Failed':
-        return { phase: 'Failed', reason: pascalCase(state.reason), ...withMessage, ...times };
-      case 'Succeeded':
-        return { phase: 'Succeeded', reason: 'JobComplete', ...withMessage, ...times };
-      case 'Suspended':
-        return { phase: 'Pending', reason: 'JobSuspended', ...withMessage, ...times };
-      default:
-        return { phase: state.phase, reason: state.reason, ...withMessage, ...times };
-    }
-  }
+  if (job) return jobVerdict(job, opMessage(complete));
   const message = opMessage(complete);
   const withMessage = message ? { message } : {};
   const ended = complete?.lastTransitionTime ? { completionTime: complete.lastTransitionTime } : {};
@@ -135,6 +139,25 @@ function locationOf(source: KubeObject): string | undefined {
   return undefined;
 }
 
+/** What every run of this operator is served with. */
+const served = (source: KubeObject, kind: SourceKind, instanceName: string) =>
+  ({ operator: OPERATOR, engine: 'mariadb', kind, source, instanceName, restorableByOperator: true }) as const;
+
+/**
+ * One run of a scheduled Backup: its Job decides (the Backup's Complete condition speaks of the
+ * CronJob as a whole); it wrote where the Backup writes. A Job of a CronJob is no object of the
+ * operator: restoring it restores its Backup at the run's completion (mariadbRestore).
+ */
+function projectRun(job: KubeObject, related: RelatedLookup): DatabaseBackup {
+  const backup = scheduleOf(job, related);
+  const instanceName = asString(asRecord(asRecord(backup?.spec)?.mariaDbRef)?.name) ?? '';
+  return toBackup({
+    ...served(job, SCHEDULED_RUN, instanceName),
+    ...jobVerdict(job),
+    ...(backup && { location: locationOf(backup) }),
+  });
+}
+
 export const mariadbBackups: BackupSide = {
   capabilities: {
     onDemand: true,
@@ -143,26 +166,26 @@ export const mariadbBackups: BackupSide = {
     // Restore picks "the closest backup before" a target time, not a point in time.
     pointInTime: false,
   },
-  kinds: [MARIADB_BACKUP],
-  relatedTypes: [JOBS],
-  // only one-off Backups are runs: a scheduled one is a DatabaseBackupSchedule (schedule.ts),
-  // and its runs, the Jobs its CronJob makes, show in that schedule's status
-  serves: source => !isScheduled(source),
-  relatedRefs(source) {
+  // a one-off Backup is a run; a scheduled one is a DatabaseBackupSchedule (schedule.ts), and
+  // each Job its CronJob makes a run (scheduledRun.ts)
+  kinds: [MARIADB_BACKUP, SCHEDULED_RUN],
+  relatedTypes: [JOBS, MARIADB_BACKUP],
+  serves: (source, kind, related) => (kind === SCHEDULED_RUN ? scheduleOf(source, related) !== undefined : !isScheduled(source)),
+  relatedRefs(source, kind) {
+    if (kind === SCHEDULED_RUN) {
+      const ref = scheduleRef(source);
+      return ref ? [ref] : [];
+    }
     return [{ type: JOBS, namespace: namespaceOf(source), name: nameOf(source) }];
   },
   project(source, kind, related) {
+    if (kind === SCHEDULED_RUN) return projectRun(source, related);
     const verdict = onDemandVerdict(source, related);
     const complete = findCondition(source.status, 'Complete');
     return toBackup({
-      operator: OPERATOR,
-      engine: 'mariadb',
-      kind,
-      source,
-      instanceName: asString(asRecord(asRecord(source.spec)?.mariaDbRef)?.name) ?? '',
+      ...served(source, kind, asString(asRecord(asRecord(source.spec)?.mariaDbRef)?.name) ?? ''),
       ...verdict,
       location: locationOf(source),
-      restorableByOperator: true,
       conditions:
         complete && (complete.status === 'True' || complete.status === 'False' || complete.status === 'Unknown')
           ? [

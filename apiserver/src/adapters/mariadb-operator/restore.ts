@@ -1,10 +1,14 @@
+import { ANNOTATION_RESTORED_BACKUP } from '@internal/plugin-databases-common';
 import { invalid } from '../../writes/FieldCause';
 import { asRecord, asString, nameOf } from '../shared/read';
 import type { KubeObject, RestoreWrite } from '../types';
 import { MARIADB_BACKUP } from './backup';
+import { controllingCronJob, SCHEDULED_RUN } from './scheduledRun';
 
 const isMariadbBackup = (o: KubeObject) =>
   o.apiVersion === `${MARIADB_BACKUP.group}/${MARIADB_BACKUP.version}` && o.kind === MARIADB_BACKUP.kind;
+const isRun = (o: KubeObject) =>
+  o.apiVersion === `${SCHEDULED_RUN.group}/${SCHEDULED_RUN.version}` && o.kind === SCHEDULED_RUN.kind && controllingCronJob(o) !== undefined;
 
 /**
  * mariadb-operator bootstraps a new MariaDB from a Backup with `spec.bootstrapFrom.backupRef`
@@ -13,9 +17,15 @@ const isMariadbBackup = (o: KubeObject) =>
  * Ready=False "Restoring backup" until it is complete (internal/controller/mariadb_controller.go
  * reconcileRestore), then BackupRestored=True.
  *
- * No point in time: `bootstrapFrom.targetRecoveryTime` only picks "the closest restoration
- * source in time" among the files a Backup wrote (the CRD's words), so a request for a point in
- * time is refused rather than answered with whatever backup came before it.
+ * A run of a scheduled Backup (a Job of its CronJob, scheduledRun.ts) is restored as its Backup
+ * with `targetRecoveryTime` the run's completion: the operator takes "the closest restoration
+ * source in time" before it among the Backup's files, which is that run's (its CronJob forbids
+ * concurrent runs, so the next one starts after it ended). The MariaDB then names the Backup,
+ * not the run: the apiserver records the run's name beside (ANNOTATION_RESTORED_BACKUP).
+ *
+ * No point in time: `bootstrapFrom.targetRecoveryTime` only picks among the files a Backup
+ * wrote (the CRD's words), so a request for a point in time is refused rather than answered
+ * with whatever backup came before it.
  */
 export const mariadbRestore: RestoreWrite = {
   pointInTimeRefusal:
@@ -23,16 +33,28 @@ export const mariadbRestore: RestoreWrite = {
     'this API does not pass that off as a point in time: restore from a DatabaseBackup by name (spec.restoreFrom.backup)',
   validate(source) {
     if (!('backup' in source)) return [];
-    return isMariadbBackup(source.backupObject)
+    const name = source.backup.metadata.name ?? '';
+    if (isMariadbBackup(source.backupObject)) return [];
+    if (!isRun(source.backupObject)) return [invalid('spec.restoreFrom.backup', name, 'is not a mariadb-operator Backup')];
+    return source.backup.status?.completionTime
       ? []
-      : [invalid('spec.restoreFrom.backup', source.backup.metadata.name ?? '', 'is not a mariadb-operator Backup')];
+      : [invalid('spec.restoreFrom.backup', name, 'the run has no completion time to pick its file by')];
   },
   apply(object, source) {
     if (!('backup' in source)) return object;
-    return { ...object, spec: { ...object.spec, bootstrapFrom: { backupRef: { name: nameOf(source.backupObject) } } } };
+    if (!isRun(source.backupObject)) {
+      return { ...object, spec: { ...object.spec, bootstrapFrom: { backupRef: { name: nameOf(source.backupObject) } } } };
+    }
+    const bootstrapFrom = {
+      backupRef: { name: controllingCronJob(source.backupObject) },
+      targetRecoveryTime: source.backup.status?.completionTime,
+    };
+    const annotations = { ...object.metadata?.annotations, [ANNOTATION_RESTORED_BACKUP]: source.backup.metadata.name ?? '' };
+    return { ...object, metadata: { ...object.metadata, annotations }, spec: { ...object.spec, bootstrapFrom } };
   },
   read(object) {
     const name = asString(asRecord(asRecord(asRecord(object.spec)?.bootstrapFrom)?.backupRef)?.name);
-    return name ? { backup: name } : undefined;
+    if (!name) return undefined;
+    return { backup: object.metadata?.annotations?.[ANNOTATION_RESTORED_BACKUP] ?? name };
   },
 };

@@ -56,8 +56,8 @@ describe('mariadb-operator schedules: a Backup with spec.schedule', () => {
     const sample = { ...readSample('mariadb-operator', 'backup_scheduled.yaml', 'Backup') };
     sample.metadata = { ...sample.metadata, namespace: 'fixtures', creationTimestamp: '2026-07-01T09:59:59Z' };
     assertFitsCrd('mariadb-operator', MARIADB_BACKUP, sample);
-    expect(mariadbSchedules.serves!(sample, MARIADB_BACKUP)).toBe(true);
-    expect(mariadbBackups.serves!(sample, MARIADB_BACKUP)).toBe(false);
+    expect(mariadbSchedules.serves!(sample, MARIADB_BACKUP, { get: () => undefined })).toBe(true);
+    expect(mariadbBackups.serves!(sample, MARIADB_BACKUP, { get: () => undefined })).toBe(false);
     const out = project(sample);
     expect(out.spec).toEqual({ instanceRef: { name: 'mariadb' }, schedule: '*/1 * * * *', suspend: false, retention: '720h' });
     expect(out.status).toMatchObject({

@@ -25,9 +25,9 @@ import { cronJobType } from '../shared/cronJobType';
  * `CronJobFailed`: api/v1alpha1/condition_types.go declares `ConditionReasonCronJobFailed string =
  * "CronJobScheduled"`, so only the message "Failed" tells it from a schedule that never ran.
  *
- * The runs are not served as DatabaseBackups: a Job of a CronJob is no object of the operator,
- * and the store serves one object per operator object. The schedule's status carries the last
- * run instead (lastScheduleTime, lastSuccessfulTime, the CronJob's active Jobs).
+ * Each run, a Job of that CronJob, is a DatabaseBackup of its own (scheduledRun.ts); the
+ * schedule's status carries the last one besides (lastScheduleTime, lastSuccessfulTime, the
+ * CronJob's active Jobs).
  */
 const OPERATOR = 'mariadb-operator';
 

@@ -37,7 +37,8 @@ export type ScheduleWriteDeps = WriteDeps & { schedules: ScheduleStore; backups?
 
 /** Said on every delete: the runs a schedule already took are not deleted with it. */
 export const SCHEDULE_RUNS_KEPT =
-  'no new runs start; the backups it already took are kept (CloudNativePG Backups it made stay as DatabaseBackups) and no supported operator deletes stored backup data';
+  'no new runs start; the backups it already took are kept (CloudNativePG Backups it made stay as DatabaseBackups; ' +
+  "a mariadb-operator schedule's runs, Jobs of its CronJob, go with it) and no supported operator deletes stored backup data";
 
 /** How a refusal for an engine without backups ends its sentence. */
 const CANNOT = 'have a DatabaseBackupSchedule';
