@@ -1252,7 +1252,7 @@ if (choice.kind === 'skip') {
       );
 
       it(
-        'DatabaseBackupSchedule: a create writes mariadb-operator\'s scheduled Backup (5-field cron, UTC, retention as maxRetention); its status follows the CronJob and condition the suite writes as the operator does; a merge patch suspends it; refusals write nothing; a delete removes the operator object',
+        'DatabaseBackupSchedule: a create writes mariadb-operator\'s scheduled Backup (5-field cron, UTC, retention as maxRetention); its status follows the CronJob and condition the suite writes as the operator does; a Job of that CronJob is a DatabaseBackup run whose delete deletes the Job; a merge patch suspends it; refusals write nothing; a delete removes the operator object',
         async () => {
           const engine = (e: string) => ENGINE_CASES.find(c => c.engine === e)!;
           await Promise.all(['mariadb', 'redis'].map(e => ready(engine(e))));
@@ -1265,6 +1265,13 @@ if (choice.kind === 'skip') {
           // a later run failed: dated by the operator's condition, whose reason reads CronJobScheduled
           expect(seen.failed.status).toMatchObject({ reason: 'LastRunFailed', lastSuccessfulTime: seen.ran.status.lastSuccessfulTime });
           expect(seen.failed.status.lastFailedTime).toBe(seen.failed.status.lastScheduleTime);
+          // a Job of the schedule's CronJob is a run of the MariaDB, decided by the Job (suspended: Pending)
+          expect(seen.run.served.spec).toEqual({ instanceRef: { name: nameOf(engine('mariadb')) } });
+          expect(seen.run.served.metadata.labels).toEqual({ 'conformance.dbaas.platform.dev/run': 'true' });
+          expect(seen.run.served.status).toMatchObject({ phase: 'Pending', reason: 'JobSuspended', restorable: false, source: { apiVersion: 'batch/v1', kind: 'Job', operator: 'mariadb-operator' } });
+          expect(seen.run.deleted.stdout).toMatch(/databasebackup.dbaas.platform.dev "conf-schedule-\d+" deleted/);
+          expect(seen.run.deleted.stderr).toMatch(/Warning: .*the backup data itself is not deleted/);
+          expect(seen.run.deleted.jobGone).toBe(true);
           expect(seen.suspended).toEqual({ cron: '0 3 * * *', suspend: true });
           expect(seen.refusals.redis).toMatch(/is invalid: spec.instanceRef.name: Forbidden/);
           expect(seen.refusals.sixFields).toMatch(/is invalid: spec.schedule: Invalid value: "0 0 3 \* \* \*": must be a 5-field cron/);

@@ -14,6 +14,11 @@ export interface ScheduleSeen {
   ran: Record<string, any>;
   /** The schedule once the suite wrote a later run that failed, as v26 reports it (reason CronJobScheduled, message Failed). */
   failed: Record<string, any>;
+  /**
+   * A run: the Job `<schedule>-<minutes>` the CronJob controller would make (suspended, so no
+   * controller runs it here), served as a DatabaseBackup; and what its delete did.
+   */
+  run: { served: Record<string, any>; deleted: { stdout: string; stderr: string; jobGone: boolean } };
   /** The operator object's spec.schedule after a merge patch suspended the schedule. */
   suspended: Record<string, any>;
   /** kubectl's stderr for refused creates, and the operator Backups in the namespace before and after them. */
@@ -35,7 +40,8 @@ const dbbs = (name: string, ns: string, instance: string, schedule: string) =>
  * writes mariadb-operator's Backup with `spec.schedule`; the suite then writes what the
  * operator and kube's CronJob controller would (the CronJob of the Backup's name, owned by it,
  * with a run scheduled and succeeded; the Backup's Complete condition) and the schedule's
- * status follows. A merge patch suspends it; refusals write nothing; a delete removes the
+ * status follows; a Job of that CronJob is a run, a DatabaseBackup whose delete deletes the Job.
+ * A merge patch suspends it; refusals write nothing; a delete removes the
  * operator object.
  */
 export async function runSchedules(
@@ -94,6 +100,33 @@ export async function runSchedules(
     return got.status?.reason === 'LastRunFailed' && got.status?.lastFailedTime ? got : undefined;
   }, `DatabaseBackupSchedule ${name} LastRunFailed with lastFailedTime`);
 
+  // a run as kube's CronJob controller makes it (pkg/controller/cronjob/utils.go
+  // getJobFromTemplate2): `<cronjob>-<minutes since the epoch>`, controlled by the CronJob, the
+  // scheduled time annotated; suspended, so that no Job controller starts a pod on this cluster
+  const cronJobUid = (await kubectl.json(['get', 'cronjobs', name, '-n', ns])).metadata.uid;
+  const runName = `${name}-${Math.floor(Date.parse(scheduledAt) / 60_000)}`;
+  await kubectl.create({
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: {
+      name: runName,
+      namespace: ns,
+      labels: { 'conformance.dbaas.platform.dev/run': 'true' },
+      annotations: { 'batch.kubernetes.io/cronjob-scheduled-timestamp': scheduledAt },
+      ownerReferences: [{ apiVersion: 'batch/v1', kind: 'CronJob', name, uid: cronJobUid, controller: true, blockOwnerDeletion: true }],
+    },
+    spec: { suspend: true, backoffLimit: 0, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'backup', image: 'registry.k8s.io/pause:3.9' }] } } },
+  });
+  const servedRun = await eventually(async () => {
+    const got = await kubectl.run(['get', 'dbb', runName, '-n', ns, '-o', 'json']);
+    return got.code === 0 ? JSON.parse(got.stdout) : undefined;
+  }, `DatabaseBackup ${runName} served`);
+  const runDeleted = await kubectl.run(['delete', 'dbb', runName, '-n', ns]);
+  const jobGone = await eventually(
+    async () => ((await kubectl.run(['get', 'jobs.batch', runName, '-n', ns])).code !== 0 ? true : undefined),
+    `Job ${runName} deleted`,
+  );
+
   await kubectl.ok(['patch', 'dbbs', name, '-n', ns, '--type=merge', '-p', '{"spec":{"suspend":true}}']);
   const suspended = (await kubectl.json(['get', 'backups.k8s.mariadb.com', name, '-n', ns])).spec.schedule;
 
@@ -114,6 +147,7 @@ export async function runSchedules(
     operatorObject,
     ran,
     failed,
+    run: { served: servedRun, deleted: { stdout: runDeleted.stdout, stderr: runDeleted.stderr, jobGone } },
     suspended,
     refusals: { redis: redis.stderr, sixFields: sixFields.stderr, before, after },
     deleted: { stdout: deleted.stdout, stderr: deleted.stderr, gone },
