@@ -37,6 +37,7 @@ import {
 } from './policy';
 import { createApp, type DatabasesApp } from './server/createApp';
 import { consoleLogger, type Logger } from './server/logger';
+import { startHeapSettler } from './memory/heapSettler';
 import type { PolicyChecker } from './server/mutate';
 import { startServer, type RunningServer } from './server/startServer';
 
@@ -299,6 +300,7 @@ export async function startApiserver(
     const ca = clientCaBundle(config);
     server.server.setSecureContext({ cert: tlsCert, key: tlsKey, ...(ca ? { ca } : {}) });
   });
+  const heapSettler = startHeapSettler({ intervalSeconds: options.heapSettleIntervalSeconds, logger });
   logger.info('Serving', { port: server.port });
 
   return {
@@ -328,6 +330,7 @@ export async function startApiserver(
       if (delayMs > 0) await new Promise(r => setTimeout(r, delayMs));
       await server.close();
       clearTimeout(cut);
+      heapSettler.stop();
       readySpecs.stop();
       failedRestores.stop();
       await events.stop();

@@ -51,6 +51,8 @@ export interface Options {
   readTimeoutSeconds: number;
   /** --tls-handshake-timeout-seconds: the TLS handshake must end within (default 32, kube-apiserver's effective bound; 0 = unbounded). */
   tlsHandshakeTimeoutSeconds: number;
+  /** --heap-settle-interval-seconds: at most one compaction of a quiet process's fragmented old space per interval (default 300; 0 = never; see heapSettler). */
+  heapSettleIntervalSeconds: number;
 }
 
 /** The defaults, as `main` starts without any flag. */
@@ -71,5 +73,6 @@ export function defaultOptions(): Options {
     readHeaderTimeoutSeconds: 32,
     readTimeoutSeconds: 60,
     tlsHandshakeTimeoutSeconds: 32,
+    heapSettleIntervalSeconds: 300,
   };
 }

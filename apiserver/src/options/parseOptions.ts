@@ -67,6 +67,10 @@ const FLAGS: Record<string, { kind: Kind; set: (o: Options, v: any) => void }> =
       kind: 'int',
       set: (o, v) => (o.watchHistorySize = v),
     },
+    'heap-settle-interval-seconds': {
+      kind: 'int',
+      set: (o, v) => (o.heapSettleIntervalSeconds = v),
+    },
     'watch-history-seconds': {
       kind: 'int',
       set: (o, v) => (o.watchHistorySeconds = v),

@@ -45,6 +45,7 @@ export function validateOptions(
   intIn('watch-history-size', o.watchHistorySize, 100, 10_000_000);
   // etcd compacts after 5 minutes; clients expect watches from that far back to resume.
   intIn('watch-history-seconds', o.watchHistorySeconds, 300, 86_400);
+  if (o.heapSettleIntervalSeconds !== 0) intIn('heap-settle-interval-seconds', o.heapSettleIntervalSeconds, 60, 86_400);
   intIn('max-requests-inflight', o.maxRequestsInflight, 0, 1_000_000);
   intIn('max-mutating-requests-inflight', o.maxMutatingRequestsInflight, 0, 1_000_000);
   intIn('read-header-timeout-seconds', o.readHeaderTimeoutSeconds, 0, 3600);
