@@ -42,6 +42,29 @@ describe('expandingInformer', () => {
     expect(informer.list()).toEqual([]);
   });
 
+  it('serves one child for a name two parents give alike: the older parent\'s, then the other\'s as a new object', () => {
+    const { inner, fire } = fakeInner();
+    const informer = expandingInformer(inner, expand);
+    const seen: string[] = [];
+    for (const verb of ['add', 'update', 'delete'] as const) informer.on(verb, (o: KubeObject) => seen.push(`${verb} ${o.metadata!.name}@${o.metadata!.resourceVersion} ${o.metadata!.uid === childUid('u-ab', 'c') ? 'of a-b' : 'of a'}`));
+    const parent = (name: string, uid: string, created: string, rv: string, entries: string[]): KubeObject => ({
+      metadata: { name, namespace: 'ns', uid, resourceVersion: rv, creationTimestamp: created },
+      spec: { backupSchedules: entries.map(e => ({ name: e, schedule: '0 1 * * *' })) },
+    });
+    // a-b (older) with entry c, a (newer) with entry b-c: both name a-b-c
+    fire('add', parent('a', 'u-a', '2026-02-01T00:00:00Z', '20', ['b-c']));
+    fire('add', parent('a-b', 'u-ab', '2026-01-01T00:00:00Z', '21', ['c']));
+    expect(informer.list('ns')).toHaveLength(1);
+    expect(informer.get('a-b-c', 'ns')?.metadata?.uid).toBe(childUid('u-ab', 'c'));
+    // the newer parent's change to its own child tells nothing: it is not served
+    fire('update', { ...parent('a', 'u-a', '2026-02-01T00:00:00Z', '22', []), spec: { backupSchedules: [{ name: 'b-c', schedule: '0 2 * * *' }] } });
+    // the older one drops its entry: the other takes the name, as a new object
+    fire('update', parent('a-b', 'u-ab', '2026-01-01T00:00:00Z', '23', []));
+    expect(informer.get('a-b-c', 'ns')?.metadata?.uid).toBe(childUid('u-a', 'b-c'));
+    expect(informer.get('a-b-c', 'ns')?.spec).toEqual({ name: 'b-c', schedule: '0 2 * * *' });
+    expect(seen).toEqual(['add a-b-c@20 of a', 'delete a-b-c@21 of a', 'add a-b-c@21 of a-b', 'delete a-b-c@23 of a-b', 'add a-b-c@23 of a']);
+  });
+
   it('derives the same UUID-shaped uid for a child on every replica, another for another child', () => {
     expect(childUid('u1', 'daily')).toBe(childUid('u1', 'daily'));
     expect(childUid('u1', 'daily')).not.toBe(childUid('u1', 'weekly'));
