@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 export { startApiserver } from './startApiserver';
+export { HEAP_SETTLED } from './memory/heapSettler';
 export type { RunningApiserver } from './startApiserver';
 export { defaultOptions } from './options/Options';
 export type { Options } from './options/Options';

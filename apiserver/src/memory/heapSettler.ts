@@ -29,6 +29,9 @@ export function shouldSettle(old: OldSpace, utilization: number, sinceLastMs: nu
   return free >= MIN_FREE_BYTES && free >= MIN_FREE_SHARE * old.committed;
 }
 
+/** What the settler logs (at info) after each compaction, with `pauseMs`, `committedMiB` [before, after] and `usedMiB`. */
+export const HEAP_SETTLED = 'Compacted the old space after a burst';
+
 const oldSpace = (): OldSpace => {
   const s = v8.getHeapSpaceStatistics().find(x => x.space_name === 'old_space');
   return { committed: s?.space_size ?? 0, used: s?.space_used_size ?? 0 };
@@ -90,7 +93,7 @@ export function startHeapSettler(options: {
         v8.setFlagsFromString('--no-compact-on-every-full-gc');
       }
       const after = oldSpace();
-      options.logger.info('Compacted the old space after a burst', {
+      options.logger.info(HEAP_SETTLED, {
         pauseMs: Math.round(performance.now() - t0),
         committedMiB: [Math.round(before.committed / MiB), Math.round(after.committed / MiB)],
         usedMiB: Math.round(after.used / MiB),

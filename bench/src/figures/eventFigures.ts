@@ -1,6 +1,6 @@
 import { makeFigure, type Figure } from '../report/Figure';
 import { summarize } from '../report/stats';
-import { reducerNote } from './memoryFigures';
+import { compactionNote, reducerNote } from './memoryFigures';
 import type { MemoryUsage } from '../system/ApiserverProcess';
 import type { SizeContext } from './types';
 
@@ -105,7 +105,7 @@ export async function eventFigures(ctx: SizeContext): Promise<Figure[]> {
       ...(ctx.emptyMemory
         ? [
             makeFigure('events: RSS per instance with events mirrored', size, (after.rss - ctx.emptyMemory.settled.rss) / size / KiB, 'KiB', size >= 50_000 ? { op: '<=', value: 16 } : undefined,
-              `against the apiserver with no instance (the memory figure's baseline), both after V8's memory reducer (here it ${reducerNote(after)})`),
+              `against the apiserver with no instance (the memory figure's baseline), both after V8's memory reducer (here it ${reducerNote(after)}); ${compactionNote(after)}`),
           ]
         : []),
       makeFigure('events: first mirror of every instance', size, catchUpS, 's', undefined, `${mirrored} mirrors written`),

@@ -17,6 +17,13 @@ export const reducerNote = (m: MemoryUsage) =>
     ? `ran ${(m.reducer.settledMs / 1000).toFixed(0)} s after the sync's collections`
     : `did not run in ${((m.reducer?.waitedMs ?? 0) / 1000).toFixed(0)} s: not settled`;
 
+/** The compactions the apiserver's heap settler made so far, with their pauses. */
+export const compactionNote = (m: MemoryUsage) => {
+  const done = m.compactions ?? [];
+  if (!done.length) return 'the apiserver compacted nothing itself';
+  return `the apiserver compacted its old space ${done.length} time(s): ${done.map(c => `${c.committedMiB[0]} -> ${c.committedMiB[1]} MiB in a ${c.pauseMs} ms pause`).join(', ')}`;
+};
+
 /**
  * Memory of the apiserver process with `size` instances (caches synced, every list format
  * served once so pre-encoded bodies exist) against the same process with no instance. The
@@ -32,7 +39,7 @@ export function memoryFigures(size: number, empty: MemoryPair, full: MemoryPair)
       `RSS ${(settled.rss / MiB).toFixed(0)} MiB vs ${(empty.settled.rss / MiB).toFixed(0)} MiB with no instance, each after V8's memory reducer ` +
         `(${reducerNote(settled)}; with no instance: ${reducerNote(empty.settled)}), then full GCs; per instance heapTotal ${perInstance(empty.settled.heapTotal, settled.heapTotal).toFixed(2)}, ` +
         `external ${perInstance(empty.settled.external, settled.external).toFixed(2)} KiB (of it array buffers ${perInstance(empty.settled.arrayBuffers, settled.arrayBuffers).toFixed(2)}); ` +
-        `malloc: ${apiserverAllocator().note}; node flags of the image: ${imageNodeFlags(repoRoot).join(' ') || 'none'}`),
+        `malloc: ${apiserverAllocator().note}; node flags of the image: ${imageNodeFlags(repoRoot).join(' ') || 'none'}; ${compactionNote(settled)}`),
     makeFigure('memory: RSS growth per instance right after the sync', size, perInstance(empty.atSync.rss, atSync.rss), 'KiB', undefined,
       `RSS ${(atSync.rss / MiB).toFixed(0)} MiB vs ${(empty.atSync.rss / MiB).toFixed(0)} MiB, after full GCs, before V8 gave back what the start-up burst left; heapTotal ${perInstance(empty.atSync.heapTotal, atSync.heapTotal).toFixed(2)} KiB per instance`),
     makeFigure('memory: heap growth per instance', size, perInstance(empty.settled.heapUsed, settled.heapUsed), 'KiB', undefined,

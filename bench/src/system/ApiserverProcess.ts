@@ -11,6 +11,8 @@ export type MemoryUsage = NodeJS.MemoryUsage & {
   reducer?: ReducerWait;
   /** V8's heap spaces: committed (`size`) and used bytes. */
   spaces?: Record<string, { size: number; used: number }>;
+  /** The apiserver's compactions of its old space so far (heapSettler): pause and committed MiB before and after. */
+  compactions?: Array<{ pauseMs: number; committedMiB: [number, number] }>;
 };
 
 /** Options of {@link ApiserverProcess.start}. */
@@ -50,7 +52,7 @@ export class ApiserverProcess {
     this.exited = new Promise(resolve => child.once('exit', code => resolve(code)));
     child.on('message', (msg: any) => {
       if (msg.type === 'memory') {
-        this.waiters.get(msg.id)?.({ ...msg.usage, reducer: msg.reducer, spaces: msg.spaces });
+        this.waiters.get(msg.id)?.({ ...msg.usage, reducer: msg.reducer, spaces: msg.spaces, compactions: msg.compactions });
         this.waiters.delete(msg.id);
       } else if (msg.type === 'synced') {
         this.syncMs = msg.ms;

@@ -6,12 +6,16 @@
  * `--expose-gc`; with settleMs, after V8's memory reducer has run, waiting at most that long)
  * and `{ type: 'stop' }`.
  */
-import { startApiserver, type Options } from '@internal/databases-apiserver';
+import { HEAP_SETTLED, startApiserver, type Options } from '@internal/databases-apiserver';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { afterMemoryReducer, type ReducerWait } from './afterMemoryReducer';
 
+/** The apiserver's compactions of its old space (heapSettler), told with each memory answer. */
+const compactions: Array<Record<string, unknown>> = [];
 const quiet = {
-  info: () => {},
+  info: (message: string, fields?: Record<string, unknown>) => {
+    if (message === HEAP_SETTLED) compactions.push({ ...fields });
+  },
   warn: () => {},
   error: (message: string, fields?: Record<string, unknown>) =>
     console.error(`[apiserver] ${message} ${JSON.stringify(fields ?? {})}`),
@@ -33,7 +37,7 @@ async function main() {
       gc?.();
       // where V8's committed memory is, space by space (the young generation's is not the data's)
       const spaces = Object.fromEntries(getHeapSpaceStatistics().map(s => [s.space_name, { size: s.space_size, used: s.space_used_size }]));
-      process.send?.({ type: 'memory', id: msg.id, gc: !!gc, usage: process.memoryUsage(), reducer, spaces });
+      process.send?.({ type: 'memory', id: msg.id, gc: !!gc, usage: process.memoryUsage(), reducer, spaces, compactions });
     } else if (msg.type === 'stop') {
       await running.shutdown(0);
       // --cpu-prof writes its profile on a normal exit only
