@@ -2,11 +2,11 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import type { DatabaseBackup } from '@internal/plugin-databases-common';
 import { mariadbOperatorAdapter } from '../adapters/mariadb-operator/adapter';
 import { MARIADB_BACKUP } from '../adapters/mariadb-operator/backup';
-import type { KubeObject, ResourceType } from '../adapters/types';
-import { resourceName } from '../kube/resourcePath';
+import type { KubeObject } from '../adapters/types';
 import { crdFor } from '../cache/testAdapters';
-import { FakeInformer } from '../cache/testInformer';
+import { fakeInformers } from '../cache/testInformer';
 import { until } from '../cache/testKubeApi';
+import { cronJobRun } from '../adapters/__testUtils__/jobFixture';
 import type { InstanceEvent } from '../cache/types';
 import { BackupStore } from './BackupStore';
 
@@ -21,33 +21,19 @@ const backup = (rv: string, schedule = true): KubeObject => ({
   spec: { mariaDbRef: { name: 'orders-db' }, ...(schedule && { schedule: { cron: '*/5 * * * *' } }) },
 });
 
-/** A Job of the Backup's CronJob as kube's CronJob controller makes it (derived: getJobFromTemplate2). */
-const run = (rv: string, status: Record<string, unknown> = { startTime: '2026-07-01T10:00:00Z', active: 1, ready: 1 }): KubeObject => ({
-  apiVersion: 'batch/v1',
-  kind: 'Job',
-  metadata: {
-    name: 'orders-nightly-29442600',
-    namespace: 'team-a',
-    uid: 'j-1',
-    resourceVersion: rv,
-    ownerReferences: [{ apiVersion: 'batch/v1', kind: 'CronJob', name: 'orders-nightly', uid: 'cj-1', controller: true }],
-  },
-  status,
-});
+/** A Job of the Backup's CronJob (cronJobRun), running unless told otherwise. */
+const run = (rv: string, status: Record<string, unknown> = { startTime: '2026-07-01T10:00:00Z', active: 1, ready: 1 }): KubeObject =>
+  cronJobRun({ name: 'orders-nightly-29442600', namespace: 'team-a', cronJob: 'orders-nightly', rv }, status);
 
 describe('BackupStore: the runs of a mariadb-operator schedule', () => {
   let stop = () => {};
   afterEach(() => stop());
 
   function setup() {
-    const informers = new Map<string, FakeInformer>();
+    const { factory, of: inf } = fakeInformers();
     const store = new BackupStore({
       adapters: [mariadbOperatorAdapter],
-      informerFactory: (type: ResourceType, hooks) => {
-        const f = new FakeInformer(hooks);
-        informers.set(resourceName(type), f);
-        return f;
-      },
+      informerFactory: factory,
       batchWindowMs: 5,
       restartBackoff: { initialMs: 10, maxMs: 40 },
     });
@@ -55,7 +41,6 @@ describe('BackupStore: the runs of a mariadb-operator schedule', () => {
     store.start();
     store.watch(undefined, e => events.push(e));
     stop = () => store.stop();
-    const inf = (type: { group: string; plural: string }) => informers.get(resourceName(type))!;
     return { store, events, inf };
   }
 

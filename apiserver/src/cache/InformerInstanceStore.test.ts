@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import type { KubeObject, ResourceType } from '../adapters/types';
 import { resourceName } from '../kube/resourcePath';
 import { InformerInstanceStore } from './InformerInstanceStore';
-import { FakeInformer } from './testInformer';
+import { FakeInformer, fakeInformers } from './testInformer';
 import {
   crdFor,
   fakeMariadbAdapter,
@@ -610,14 +610,10 @@ describe('a related type an operator CRD defines (mariadb-operator Restores)', (
   const RESTORES = { group: 'k8s.mariadb.com', version: 'v1alpha1', plural: 'restores', kind: 'Restore', topologies: [] };
 
   it('is watched only while its CRD serves it: the store syncs on a cluster without it, and watches it once it is installed', async () => {
-    const informers = new Map<string, FakeInformer>();
+    const { informers, factory } = fakeInformers();
     const store = new InformerInstanceStore({
       adapters: [{ ...fakeMariadbAdapter, relatedTypes: [...fakeMariadbAdapter.relatedTypes, RESTORES] }],
-      informerFactory: (type: ResourceType, hooks) => {
-        const f = new FakeInformer(hooks);
-        informers.set(resourceName(type), f);
-        return f;
-      },
+      informerFactory: factory,
       batchWindowMs: 5,
       restartBackoff: { initialMs: 10, maxMs: 40 },
     });

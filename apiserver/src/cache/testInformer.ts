@@ -1,5 +1,6 @@
-import type { KubeObject } from '../adapters/types';
-import type { InformerHooks, ResourceInformer } from './ResourceInformer';
+import type { KubeObject, ResourceType } from '../adapters/types';
+import { resourceName } from '../kube/resourcePath';
+import type { InformerFactory, InformerHooks, ResourceInformer } from './ResourceInformer';
 
 /** Driven by hand: the test plays kube-apiserver's list and watch. */
 export class FakeInformer implements ResourceInformer {
@@ -53,3 +54,17 @@ export class FakeInformer implements ResourceInformer {
   }
 }
 
+
+/** An informer factory of {@link FakeInformer}s, and each one made, by `plural.group`. */
+export function fakeInformers(): { factory: InformerFactory; informers: Map<string, FakeInformer>; of(type: { group: string; plural: string }): FakeInformer } {
+  const informers = new Map<string, FakeInformer>();
+  return {
+    informers,
+    factory: (type: ResourceType, hooks) => {
+      const f = new FakeInformer(hooks);
+      informers.set(resourceName(type), f);
+      return f;
+    },
+    of: type => informers.get(resourceName(type))!,
+  };
+}

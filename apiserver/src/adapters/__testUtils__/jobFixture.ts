@@ -68,3 +68,39 @@ export const JOB_STATUS = {
 } as const;
 
 export const JOB_TIMES = { start: T0, end: T1 };
+
+/**
+ * A Job as kube's CronJob controller makes it (derived: pkg/controller/cronjob/utils.go
+ * getJobFromTemplate2): named `<cronjob>-<minutes>`, controlled by the CronJob, the template's
+ * labels and annotations with the scheduled-time annotation, and the Job API's selector labels.
+ */
+export function cronJobRun(
+  at: { name: string; namespace: string; cronJob: string; rv: string; labels?: Record<string, string> },
+  status: Record<string, unknown>,
+  owner: Record<string, unknown> = {},
+): KubeObject {
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: {
+      name: at.name,
+      namespace: at.namespace,
+      uid: `job-${at.name}`,
+      resourceVersion: at.rv,
+      creationTimestamp: T0,
+      labels: {
+        ...at.labels,
+        'batch.kubernetes.io/controller-uid': `job-${at.name}`,
+        'batch.kubernetes.io/job-name': at.name,
+        'controller-uid': `job-${at.name}`,
+        'job-name': at.name,
+      },
+      annotations: { 'batch.kubernetes.io/cronjob-scheduled-timestamp': T0 },
+      ownerReferences: [
+        { apiVersion: 'batch/v1', kind: 'CronJob', name: at.cronJob, uid: `cj-${at.cronJob}`, controller: true, blockOwnerDeletion: true, ...owner },
+      ],
+    },
+    spec: { backoffLimit: 5, template: { spec: { restartPolicy: 'OnFailure', containers: [] } } },
+    status,
+  };
+}

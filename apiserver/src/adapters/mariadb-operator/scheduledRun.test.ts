@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ANNOTATION_RESTORED_BACKUP, type DatabaseBackup, type DatabaseInstance } from '@internal/plugin-databases-common';
-import { JOB_STATUS, JOB_TIMES } from '../__testUtils__/jobFixture';
+import { cronJobRun, JOB_STATUS, JOB_TIMES } from '../__testUtils__/jobFixture';
 import { emptyLookup, lookupOf } from '../__testUtils__/schemaDerivedFixtures';
 import { assertFitsCrd } from '../__testUtils__/operatorFiles';
 import type { KubeObject } from '../types';
@@ -22,36 +22,9 @@ const schedule = (spec: Record<string, unknown> = { schedule: { cron: '*/5 * * *
   },
 });
 
-/**
- * A run as kube's CronJob controller makes it (derived: pkg/controller/cronjob/utils.go
- * getJobFromTemplate2 over the template of mariadb-operator's BuildBackupCronJob): named
- * `<cronjob>-<minutes>`, controlled by the CronJob, the template's labels (inheritMetadata), the
- * scheduled-time annotation, and the Job API's selector labels.
- */
-const run = (status: Record<string, unknown>, owner: Record<string, unknown> = {}): KubeObject => ({
-  apiVersion: 'batch/v1',
-  kind: 'Job',
-  metadata: {
-    name: 'orders-nightly-29442600',
-    namespace: 'team-a',
-    uid: 'j-1',
-    resourceVersion: '50',
-    creationTimestamp: JOB_TIMES.start,
-    labels: {
-      team: 'payments',
-      'batch.kubernetes.io/controller-uid': 'j-1',
-      'batch.kubernetes.io/job-name': 'orders-nightly-29442600',
-      'controller-uid': 'j-1',
-      'job-name': 'orders-nightly-29442600',
-    },
-    annotations: { 'batch.kubernetes.io/cronjob-scheduled-timestamp': JOB_TIMES.start },
-    ownerReferences: [
-      { apiVersion: 'batch/v1', kind: 'CronJob', name: 'orders-nightly', uid: 'cj-1', controller: true, blockOwnerDeletion: true, ...owner },
-    ],
-  },
-  spec: { backoffLimit: 5, template: { spec: { restartPolicy: 'OnFailure', containers: [] } } },
-  status,
-});
+/** A run of the schedule's CronJob (cronJobRun: derived from getJobFromTemplate2 over BuildBackupCronJob's template). */
+const run = (status: Record<string, unknown>, owner: Record<string, unknown> = {}): KubeObject =>
+  cronJobRun({ name: 'orders-nightly-29442600', namespace: 'team-a', cronJob: 'orders-nightly', rv: '50', labels: { team: 'payments' } }, status, owner);
 
 const served = (job: KubeObject, backups: KubeObject[] = [schedule()]) =>
   mariadbBackups.serves!(SCHEDULED_RUN.slim!(job), SCHEDULED_RUN, lookupOf(backups));
@@ -91,7 +64,7 @@ describe('mariadb-operator scheduled runs (derived from the CronJob controller a
 
   it('is a DatabaseBackup of the Backup\'s MariaDB, named as its Job, with the Job\'s own labels', () => {
     const out = project(run(JOB_STATUS.complete));
-    expect(out.metadata).toMatchObject({ name: 'orders-nightly-29442600', namespace: 'team-a', uid: 'j-1', labels: { team: 'payments' } });
+    expect(out.metadata).toMatchObject({ name: 'orders-nightly-29442600', namespace: 'team-a', uid: 'job-orders-nightly-29442600', labels: { team: 'payments' } });
     expect(out.metadata.labels).toEqual({ team: 'payments' });
     expect(out.metadata.annotations).toEqual({ 'batch.kubernetes.io/cronjob-scheduled-timestamp': JOB_TIMES.start });
     expect(out.spec).toEqual({ instanceRef: { name: 'orders-db' } });
