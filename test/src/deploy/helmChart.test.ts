@@ -496,7 +496,8 @@ describe('RBAC of the apiserver', () => {
     ['mysql.oracle.com', 'mysqlbackups', ['get', 'list', 'watch', 'create', 'delete'], ['update', 'patch', 'deletecollection']],
     ['postgresql.cnpg.io', 'backups', ['get', 'list', 'watch', 'create', 'delete'], ['update', 'patch', 'deletecollection']],
     ['postgresql.cnpg.io', 'scheduledbackups', ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'], ['deletecollection']],
-    ['batch', 'jobs', ['get', 'list', 'watch'], ['create', 'update', 'patch', 'delete']],
+    // a run of a mariadb-operator schedule is a Job of its CronJob: its DatabaseBackup's delete deletes it
+    ['batch', 'jobs', ['get', 'list', 'watch', 'delete'], ['create', 'update', 'patch', 'deletecollection']],
     ['batch', 'cronjobs', ['get', 'list', 'watch'], ['create', 'update', 'patch', 'delete']],
   ])('backups: on %s %s may %j and may not %j', (group, resource, allowed, denied) => {
     for (const verb of allowed)
@@ -516,6 +517,8 @@ describe('RBAC of the apiserver', () => {
     expect(allows(some, 'postgresql.cnpg.io', 'scheduledbackups', 'create')).toBe(false);
     expect(allows(some, 'mysql.oracle.com', 'mysqlbackups', 'create')).toBe(true);
     expect(allows(some, 'batch', 'jobs', 'watch')).toBe(true);
+    // only mariadb-operator's scheduled runs are Jobs the apiserver deletes
+    expect(allows(some, 'batch', 'jobs', 'delete')).toBe(false);
     const none = theObject(
       parseManifests(helmTemplate(['--set', 'engines.mariadb=false,engines.postgresql=false,engines.mysql=false'])),
       'ClusterRole',
