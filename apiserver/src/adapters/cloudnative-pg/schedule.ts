@@ -3,7 +3,7 @@ import { forbidden, notSupported, type FieldCause } from '../../writes/FieldCaus
 import { backupMetadata } from '../shared/backupMetadata';
 import { withoutSeconds, withSeconds } from '../shared/cron';
 import { asRecord, asString, nameOf } from '../shared/read';
-import { backupObjectMetadata } from '../shared/toBackup';
+import { toSchedule } from '../shared/toSchedule';
 import type { ScheduleSide, SourceKind } from '../types';
 import { CNPG_BACKUP_METHODS, cnpgMethodFor, cloudnativePgBackups, walArchiverPlugin } from './backup';
 
@@ -53,33 +53,23 @@ export const cloudnativePgSchedules: ScheduleSide = {
     const lastScheduleTime = asString(status.lastScheduleTime);
     // the operator leaves nextScheduleTime as it was while suspended: not a next run then
     const nextScheduleTime = spec.suspend === true ? undefined : asString(status.nextScheduleTime);
-    return {
-      apiVersion: 'dbaas.platform.dev/v1alpha1',
-      kind: 'DatabaseBackupSchedule',
-      metadata: backupObjectMetadata(source),
-      spec: {
-        instanceRef: { name: asString(asRecord(spec.cluster)?.name) ?? '' },
-        // a schedule firing at second 0 reads as the 5-field cron it was made from; any
-        // other is served as the operator has it
-        schedule: withoutSeconds(cron) ?? cron,
-        suspend: spec.suspend === true,
-        // the CRD defaults spec.method, so it is only absent on objects not stored by a cluster
-        method: asString(spec.method) ?? CNPG_BACKUP_METHODS[0],
-      },
-      status: {
-        engine: 'postgresql',
-        ...(lastScheduleTime && { lastScheduleTime }),
-        ...(nextScheduleTime && { nextScheduleTime }),
-        ...reasonOf(spec, status),
-        source: {
-          apiVersion: `${kind.group}/${kind.version}`,
-          kind: kind.kind,
-          name: nameOf(source),
-          operator: OPERATOR,
-        },
-        ...(source.status !== undefined && { operatorStatus: source.status }),
-      },
-    };
+    return toSchedule({
+      operator: OPERATOR,
+      engine: 'postgresql',
+      kind,
+      source,
+      instanceName: asString(asRecord(spec.cluster)?.name) ?? '',
+      // a schedule firing at second 0 reads as the 5-field cron it was made from; any
+      // other is served as the operator has it
+      schedule: withoutSeconds(cron) ?? cron,
+      suspend: spec.suspend === true,
+      // the CRD defaults spec.method, so it is only absent on objects not stored by a cluster
+      method: asString(spec.method) ?? CNPG_BACKUP_METHODS[0],
+      lastScheduleTime,
+      nextScheduleTime,
+      ...reasonOf(spec, status),
+      withOperatorStatus: true,
+    });
   },
   validate(spec, target): FieldCause[] {
     const causes: FieldCause[] = [];

@@ -5,7 +5,7 @@ import { nextScheduledRun } from '../shared/cron';
 import { ownedBy } from '../shared/ownedBy';
 import { asArray, asRecord, asString, findCondition, nameOf, namespaceOf } from '../shared/read';
 import { asGoDuration, validateRetention } from '../shared/retention';
-import { backupObjectMetadata } from '../shared/toBackup';
+import { toSchedule } from '../shared/toSchedule';
 import type { KubeObject, RelatedLookup, ScheduleSide } from '../types';
 import { backupObject, isScheduled, MARIADB_BACKUP } from './backupObject';
 import { cronJobType } from '../shared/cronJobType';
@@ -116,33 +116,23 @@ export const mariadbSchedules: ScheduleSide = {
     // the operator's failed condition is the one failure it dates
     const failedAt = saysFailed(run.complete) ? asString(run.complete?.lastTransitionTime) : undefined;
     const conditions = conditionsOf(run.complete);
-    return {
-      apiVersion: 'dbaas.platform.dev/v1alpha1',
-      kind: 'DatabaseBackupSchedule',
-      metadata: backupObjectMetadata(source),
-      spec: {
-        instanceRef: { name: asString(asRecord(spec.mariaDbRef)?.name) ?? '' },
-        schedule: asString(schedule.cron) ?? '',
-        suspend: suspended,
-        ...(retention !== undefined && { retention }),
-      },
-      status: {
-        engine: 'mariadb',
-        ...(run.lastScheduleTime && { lastScheduleTime: run.lastScheduleTime }),
-        ...(next && { nextScheduleTime: next }),
-        ...(run.lastSuccessfulTime && { lastSuccessfulTime: run.lastSuccessfulTime }),
-        ...(failedAt && { lastFailedTime: failedAt }),
-        ...reasonOf(suspended, run),
-        source: {
-          apiVersion: `${kind.group}/${kind.version}`,
-          kind: kind.kind,
-          name: nameOf(source),
-          operator: OPERATOR,
-        },
-        ...(source.status !== undefined && { operatorStatus: source.status }),
-        ...(conditions && { conditions }),
-      },
-    };
+    return toSchedule({
+      operator: OPERATOR,
+      engine: 'mariadb',
+      kind,
+      source,
+      instanceName: asString(asRecord(spec.mariaDbRef)?.name) ?? '',
+      schedule: asString(schedule.cron) ?? '',
+      suspend: suspended,
+      retention,
+      lastScheduleTime: run.lastScheduleTime,
+      nextScheduleTime: next,
+      lastSuccessfulTime: run.lastSuccessfulTime,
+      lastFailedTime: failedAt,
+      ...reasonOf(suspended, run),
+      withOperatorStatus: true,
+      conditions,
+    });
   },
   validate(spec): FieldCause[] {
     return [

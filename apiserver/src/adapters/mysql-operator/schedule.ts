@@ -4,6 +4,7 @@ import { forbidden, invalid, type FieldCause } from '../../writes/FieldCause';
 import { nextScheduledRun } from '../shared/cron';
 import { cronJobType } from '../shared/cronJobType';
 import { ownedBy } from '../shared/ownedBy';
+import { toSchedule } from '../shared/toSchedule';
 import { asArray, asRecord, asString, nameOf, namespaceOf } from '../shared/read';
 import type { KubeObject, RelatedLookup, ScheduleSide, SourceKind } from '../types';
 import { mysqlBackups, profileNames } from './backup';
@@ -133,30 +134,27 @@ export const mysqlSchedules: ScheduleSide = {
       lastScheduleTime: run.lastScheduleTime,
       createdAt: asString(source.metadata?.creationTimestamp),
     });
-    const method = asString(entry.backupProfileName);
-    return {
-      apiVersion: 'dbaas.platform.dev/v1alpha1',
-      kind: 'DatabaseBackupSchedule',
+    return toSchedule({
+      operator: OPERATOR,
+      engine: 'mysql',
+      kind,
+      source,
+      // an entry carries no labels or annotations of its own
       metadata: {
         name: nameOf(source),
         namespace: namespaceOf(source),
         ...(source.metadata?.uid && { uid: source.metadata.uid }),
         ...(source.metadata?.creationTimestamp && { creationTimestamp: source.metadata.creationTimestamp }),
       },
-      spec: {
-        instanceRef: { name: cluster },
-        schedule: asString(entry.schedule) ?? '',
-        suspend: suspended,
-        ...(method !== undefined && { method }),
-      },
-      status: {
-        engine: 'mysql',
-        ...(run.lastScheduleTime && { lastScheduleTime: run.lastScheduleTime }),
-        ...(next && { nextScheduleTime: next }),
-        ...reasonOf(entry, run, nameOf(source)),
-        source: { apiVersion: API_VERSION, kind: kind.kind, name: cluster, operator: OPERATOR },
-      },
-    };
+      sourceName: cluster,
+      instanceName: cluster,
+      schedule: asString(entry.schedule) ?? '',
+      suspend: suspended,
+      method: asString(entry.backupProfileName),
+      lastScheduleTime: run.lastScheduleTime,
+      nextScheduleTime: next,
+      ...reasonOf(entry, run, nameOf(source)),
+    });
   },
   validate(spec, target): FieldCause[] {
     return [
