@@ -6,7 +6,7 @@
  */
 export { databasesPlugin as default } from './plugin';
 export { catalogModuleDatabases } from './catalog/catalogModuleDatabases';
-export { instanceToEntity, ANNOTATION_SCOPE } from './catalog/instanceToEntity';
+export { instanceToEntity, ANNOTATION_CLUSTER, ANNOTATION_SCOPE } from './catalog/instanceToEntity';
 export { DatabasesCatalogAccess } from './catalog/DatabasesCatalogAccess';
 export { databasesCatalogAccessServiceRef } from './catalog/databasesCatalogAccessServiceRef';
 export {

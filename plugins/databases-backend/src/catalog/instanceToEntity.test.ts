@@ -16,6 +16,8 @@ describe('instanceToEntity', () => {
     expect(e.kind).toBe('Resource');
     expect(e.metadata.name).toBe('local-team-a-orders-db');
     expect(e.spec).toEqual({ type: 'database', owner: 'group:default/team-a', dependencyOf: ['component:default/orders'] });
+    // what the catalog read permission filters on: the namespace, and the cluster as a whole
+    expect(e.metadata.annotations).toMatchObject({ 'dbaas.platform.dev/scope': 'local:team-a', 'dbaas.platform.dev/cluster': 'local' });
   });
 
   it('has no dependencyOf without the kubernetes-id label', () => {

@@ -14,6 +14,12 @@ export const ANNOTATION_INSTANCE_REF = 'dbaas.platform.dev/instance';
  */
 export const ANNOTATION_SCOPE = 'dbaas.platform.dev/scope';
 
+/**
+ * Annotation holding the cluster's name: a user who may read a whole cluster is let through on
+ * it, one condition instead of one per namespace (DatabasesCatalogAccess).
+ */
+export const ANNOTATION_CLUSTER = 'dbaas.platform.dev/cluster';
+
 /** The owner of an instance nobody owns: the entity says so rather than naming a group. */
 export const UNOWNED = 'unowned';
 
@@ -50,6 +56,7 @@ export function instanceToEntity(
         'backstage.io/managed-by-origin-location': `dbaas:${locationKey}`,
         [ANNOTATION_INSTANCE_REF]: ref,
         [ANNOTATION_SCOPE]: scopeOf(p.cluster, metadata.namespace ?? ''),
+        [ANNOTATION_CLUSTER]: p.cluster,
         ...(component ? { [LABEL_BACKSTAGE_KUBERNETES_ID]: component } : {}),
       },
       labels: {
