@@ -8,6 +8,12 @@ const ageColumn = instanceTablePrinter.columns.find(c => c.name === 'Age')!;
 const column = (name: string, description: string, priority = 0) =>
   ({ name, type: 'string', format: '', description, priority }) as const;
 
+/** Whether DURATION is the age of the start (a run still going), not a fixed length. */
+const durationRuns = (obj: DatabaseBackup) =>
+  !Number.isNaN(Date.parse(obj.status?.startTime ?? '')) &&
+  Number.isNaN(Date.parse(obj.status?.completionTime ?? '')) &&
+  (obj.status?.phase === 'Running' || obj.status?.phase === 'Pending');
+
 /**
  * How long the run took, or has been running, as `kubectl get jobs` prints a Job's DURATION;
  * empty before it started.
@@ -17,12 +23,12 @@ export function durationCell(obj: DatabaseBackup, now: number): string {
   if (Number.isNaN(start)) return '';
   const end = Date.parse(obj.status?.completionTime ?? '');
   if (!Number.isNaN(end)) return humanDuration(end - start);
-  return obj.status?.phase === 'Running' || obj.status?.phase === 'Pending' ? humanDuration(now - start) : '';
+  return durationRuns(obj) ? humanDuration(now - start) : '';
 }
 
 /**
- * `kubectl get databasebackups` columns; priority 1 ones appear with `-o wide`. STARTED and
- * DURATION move with the clock like AGE, so no cell is cached across requests (no ageColumn).
+ * `kubectl get databasebackups` columns; priority 1 ones appear with `-o wide`. STARTED, AGE and
+ * a running run's DURATION move with the clock: encoders render only those per request.
  */
 export const backupTablePrinter: TablePrinter<DatabaseBackup> = {
   columns: [
@@ -38,6 +44,13 @@ export const backupTablePrinter: TablePrinter<DatabaseBackup> = {
     column('Reason', 'Why the run is in its phase (status.reason).', 1),
     column('Location', 'Where the backup was written (status.location).', 1),
   ],
+  ageCells(obj) {
+    return [
+      ...(obj.status?.startTime ? [{ index: 3, since: obj.status.startTime }] : []),
+      ...(durationRuns(obj) ? [{ index: 4, since: obj.status?.startTime }] : []),
+      { index: 6, since: obj.metadata.creationTimestamp },
+    ];
+  },
   cells(obj, now) {
     return [
       obj.metadata.name ?? '',

@@ -1,5 +1,5 @@
-import { age, humanDuration, humanDurationChangesAt } from './humanDuration';
-import type { Table, TablePrinter, TableRow } from './types';
+import { humanDuration, humanDurationChangesAt } from './humanDuration';
+import type { AgeCell, Table, TablePrinter, TableRow } from './types';
 
 /** `includeObject` of a Table request. */
 export type IncludeObject = 'Metadata' | 'Object' | 'None';
@@ -37,39 +37,6 @@ export function buildTable<T>(opts: BuildTableOptions<T>): Table {
   };
 }
 
-interface CachedCells {
-  rv: string | undefined;
-  before: string;
-  after: string;
-  created: string | undefined;
-}
-
-const cellCache = new WeakMap<object, CachedCells>();
-
-/** JSON of one row's cells; all but the age cell are memoised per object and resourceVersion. */
-function encodeCells<T>(printer: TablePrinter<T>, obj: T, now: number): string {
-  const ageIdx = printer.ageColumn;
-  const meta = (obj as { metadata?: { resourceVersion?: string; creationTimestamp?: string } }).metadata;
-  if (ageIdx === undefined || typeof obj !== 'object' || obj === null || !meta) {
-    return JSON.stringify(printer.cells(obj, now));
-  }
-  let hit = cellCache.get(obj);
-  if (!hit || hit.rv !== meta.resourceVersion) {
-    const cells = printer.cells(obj, now);
-    const before = JSON.stringify(cells.slice(0, ageIdx));
-    const after = JSON.stringify(cells.slice(ageIdx + 1));
-    hit = {
-      rv: meta.resourceVersion,
-      before: before.slice(1, -1),
-      after: after.slice(1, -1),
-      created: meta.creationTimestamp,
-    };
-    cellCache.set(obj, hit);
-  }
-  const ageCell = JSON.stringify(age(hit.created, now));
-  return `[${hit.before}${hit.before ? ',' : ''}${ageCell}${hit.after ? ',' : ''}${hit.after}]`;
-}
-
 /** Options of {@link encodeTable}. */
 export interface EncodeTableOptions<T> extends Omit<BuildTableOptions<T>, 'metadataOf'> {
   /** Encoded row object for `Metadata` (memoised by the caller per object). */
@@ -85,7 +52,7 @@ export interface EncodeTableOptions<T> extends Omit<BuildTableOptions<T>, 'metad
 export function encodeTable<T>(opts: EncodeTableOptions<T>): string {
   const now = opts.now ?? Date.now();
   const rows = opts.objects.map(obj => {
-    const cells = encodeCells(opts.printer, obj, now);
+    const cells = JSON.stringify(opts.printer.cells(obj, now));
     if (opts.includeObject === 'Metadata') return `{"cells":${cells},"object":${opts.encodedMetadataOf(obj)}}`;
     if (opts.includeObject === 'Object') return `{"cells":${cells},"object":${opts.encodedObjectOf(obj)}}`;
     return `{"cells":${cells}}`;
@@ -96,11 +63,13 @@ export function encodeTable<T>(opts: EncodeTableOptions<T>): string {
 
 interface CachedRow {
   rv: string | undefined;
-  /** `{"cells":[` and the cells before the age cell (with their trailing comma). */
-  head: Buffer;
-  /** The cells after the age cell (with their leading comma) and `]`. */
-  tail: Buffer;
-  createdMs: number | undefined;
+  /**
+   * The row's JSON around its age cells: `{"cells":[` and the cells before the first age cell
+   * (with their trailing comma), then what lies between two age cells, then the rest and `]`.
+   */
+  parts: Buffer[];
+  /** What each age cell is the age of (epoch ms), in the order of `parts`. */
+  sinceMs: Array<number | undefined>;
 }
 
 const rowCache = new WeakMap<object, CachedRow>();
@@ -110,9 +79,9 @@ const CLOSE_ROW = Buffer.from('}');
 const COMMA = Buffer.from(',');
 
 /** The JSON string of an age cell as bytes; ages repeat (`5m`, `3d`), so they are shared. */
-function encodedAge(createdMs: number | undefined, now: number): Buffer {
+function encodedAge(sinceMs: number | undefined, now: number): Buffer {
   // what `age()` renders, without parsing the timestamp again for every row
-  const text = createdMs === undefined ? '<unknown>' : humanDuration(now - createdMs);
+  const text = sinceMs === undefined ? '<unknown>' : humanDuration(now - sinceMs);
   let hit = ageBytes.get(text);
   if (!hit) {
     if (ageBytes.size > 4096) ageBytes.clear();
@@ -122,27 +91,35 @@ function encodedAge(createdMs: number | undefined, now: number): Buffer {
   return hit;
 }
 
-function cachedRow<T>(printer: TablePrinter<T>, obj: T, ageIdx: number, now: number): CachedRow {
-  const meta = (obj as { metadata?: { resourceVersion?: string; creationTimestamp?: string } }).metadata;
+function cachedRow<T>(printer: TablePrinter<T>, ageCells: (obj: T) => AgeCell[], obj: T, now: number): CachedRow {
+  const meta = (obj as { metadata?: { resourceVersion?: string } }).metadata;
   let hit = rowCache.get(obj as object);
   if (!hit || hit.rv !== meta?.resourceVersion) {
     const cells = printer.cells(obj, now);
-    const before = JSON.stringify(cells.slice(0, ageIdx)).slice(1, -1);
-    const after = JSON.stringify(cells.slice(ageIdx + 1)).slice(1, -1);
-    const created = meta?.creationTimestamp ? Date.parse(meta.creationTimestamp) : Number.NaN;
-    const headText = `{"cells":[${before}${before ? ',' : ''}`;
-    const tailText = `${after ? ',' : ''}${after}]`;
+    const ages = new Map(ageCells(obj).map(c => [c.index, c.since]));
+    const texts: string[] = [];
+    const sinceMs: Array<number | undefined> = [];
+    let text = '{"cells":[';
+    cells.forEach((cell, i) => {
+      if (i > 0) text += ',';
+      if (ages.has(i)) {
+        texts.push(text);
+        text = '';
+        const since = Date.parse(ages.get(i) ?? '');
+        sinceMs.push(Number.isNaN(since) ? undefined : since);
+      } else text += JSON.stringify(cell);
+    });
+    texts.push(`${text}]`);
     // One allocation of its own per row (a slice of Node's shared pool would keep its whole
     // 8 KiB slab alive for as long as the row is cached).
-    const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(headText) + Buffer.byteLength(tailText));
-    const headLength = bytes.write(headText);
-    bytes.write(tailText, headLength);
-    hit = {
-      rv: meta?.resourceVersion,
-      head: bytes.subarray(0, headLength),
-      tail: bytes.subarray(headLength),
-      createdMs: Number.isNaN(created) ? undefined : created,
-    };
+    const bytes = Buffer.allocUnsafeSlow(texts.reduce((n, t) => n + Buffer.byteLength(t), 0));
+    let at = 0;
+    const parts = texts.map(t => {
+      const start = at;
+      at += bytes.write(t, at);
+      return bytes.subarray(start, at);
+    });
+    hit = { rv: meta?.resourceVersion, parts, sinceMs };
     rowCache.set(obj as object, hit);
   }
   return hit;
@@ -160,11 +137,12 @@ export interface EncodeTableBytesOptions<T> extends Omit<BuildTableOptions<T>, '
 
 /**
  * {@link encodeTable} as the UTF-8 pieces of the body, from per-row cached pieces: only the age
- * cell is rendered per request (ages change with the clock), everything else is reused.
+ * cells are rendered per request (ages change with the clock), everything else is reused. A
+ * printer without `ageCells` is rendered whole, as one piece.
  */
 export function encodeTableBytes<T>(opts: EncodeTableBytesOptions<T>): Buffer[] {
-  const ageIdx = opts.printer.ageColumn;
-  if (ageIdx === undefined) {
+  const ageCells = opts.printer.ageCells;
+  if (!ageCells) {
     return [Buffer.from(encodeTable({ ...opts, encodedMetadataOf: o => Buffer.concat(opts.encodedMetadataOf(o)).toString(), encodedObjectOf: o => opts.encodedObjectOf(o).toString() }))];
   }
   const now = opts.now ?? Date.now();
@@ -174,10 +152,14 @@ export function encodeTableBytes<T>(opts: EncodeTableBytesOptions<T>): Buffer[] 
   ];
   let until = Infinity;
   opts.objects.forEach((obj, i) => {
-    const row = cachedRow(opts.printer, obj, ageIdx, now);
-    if (row.createdMs !== undefined) until = Math.min(until, row.createdMs + humanDurationChangesAt(now - row.createdMs));
+    const row = cachedRow(opts.printer, ageCells, obj, now);
     if (i > 0) pieces.push(COMMA);
-    pieces.push(row.head, encodedAge(row.createdMs, now), row.tail);
+    pieces.push(row.parts[0]);
+    for (let k = 0; k < row.sinceMs.length; k++) {
+      const since = row.sinceMs[k];
+      if (since !== undefined) until = Math.min(until, since + humanDurationChangesAt(now - since));
+      pieces.push(encodedAge(since, now), row.parts[k + 1]);
+    }
     if (opts.includeObject === 'Metadata') pieces.push(OBJECT_KEY, ...opts.encodedMetadataOf(obj));
     else if (opts.includeObject === 'Object') pieces.push(OBJECT_KEY, opts.encodedObjectOf(obj));
     pieces.push(CLOSE_ROW);
@@ -186,4 +168,3 @@ export function encodeTableBytes<T>(opts: EncodeTableBytesOptions<T>): Buffer[] 
   if (opts.validity) opts.validity.until = until;
   return pieces;
 }
-

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { makeInstance } from '../server/__testutils__/fixtures';
 import { buildTable, encodeTableBytes, type IncludeObject } from './buildTable';
+import { backupTablePrinter } from './backupTablePrinter';
 import { instanceTablePrinter } from './instanceTablePrinter';
 import { toPartialObjectMetadata } from '../server/encode';
 
@@ -51,5 +52,50 @@ describe('encodeTableBytes', () => {
     expect(validity.until).toBe(now + 3 * 3600_000 + 30_000);
     expect(ages(validity.until - 1)).toEqual(['3h10m', '3h', '<unknown>']);
     expect(ages(validity.until)).toEqual(['3h10m', '3h1m', '<unknown>']);
+  });
+
+  it('renders every age cell of a row per call: a run\'s STARTED, its DURATION while it runs, AGE', () => {
+    const run = (name: string, status: Record<string, unknown>): any => ({
+      apiVersion: 'dbaas.platform.dev/v1alpha1',
+      kind: 'DatabaseBackup',
+      metadata: { name, namespace: 'team-a', resourceVersion: '3', creationTimestamp: '2025-01-01T00:00:00Z' },
+      spec: { instanceRef: { name: 'orders-db' } },
+      status: { engine: 'mariadb', ...status },
+    });
+    const runs = [
+      run('done', { phase: 'Succeeded', startTime: '2025-01-01T00:01:00Z', completionTime: '2025-01-01T00:02:30Z', size: '1Gi' }),
+      run('going', { phase: 'Running', startTime: '2025-01-01T00:05:00Z' }),
+      run('waiting', { phase: 'Pending' }),
+      run('odd', { phase: 'Running', startTime: 'yesterday' }),
+    ];
+    const encode = (at: number, validity = { until: 0 }) =>
+      JSON.parse(
+        Buffer.concat(
+          encodeTableBytes({
+            printer: backupTablePrinter,
+            objects: runs,
+            version: 'v1',
+            includeObject: 'Metadata',
+            now: at,
+            validity,
+            encodedMetadataOf: o => [Buffer.from(JSON.stringify(toPartialObjectMetadata(o)))],
+            encodedObjectOf: o => Buffer.from(JSON.stringify(o)),
+          }),
+        ).toString(),
+      );
+    for (const at of [now, now + 90_000, now + 26 * 3600_000]) {
+      const expected = buildTable({ printer: backupTablePrinter, objects: runs, version: 'v1', includeObject: 'Metadata', now: at, metadataOf: o => toPartialObjectMetadata(o) });
+      expect(encode(at)).toEqual(expected);
+    }
+    expect(encode(now + 90_000).rows.map((r: any) => r.cells.slice(3, 7))).toEqual([
+      ['10m', '90s', '1Gi', '11m'],
+      ['6m30s', '6m30s', '', '11m'],
+      ['', '', '', '11m'],
+      ['<unknown>', '', '', '11m'],
+    ]);
+    // the running run's STARTED and DURATION move by the second
+    const validity = { until: 0 };
+    encode(now + 90_400, validity);
+    expect(validity.until).toBe(now + 91_000);
   });
 });

@@ -19,7 +19,7 @@ export const engineTablePrinter: TablePrinter<DatabaseEngine> = {
     { name: 'Versions', type: 'string', format: '', description: 'Versions the engine offers.', priority: 1 },
     { name: 'Sizes', type: 'string', format: '', description: 'Size presets the engine offers.', priority: 1 },
   ],
-  ageColumn: 5,
+  ageCells: obj => [{ index: 5, since: obj.metadata.creationTimestamp }],
   cells(obj, now) {
     return [
       obj.metadata.name ?? '',

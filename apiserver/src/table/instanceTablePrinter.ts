@@ -58,7 +58,7 @@ export const instanceTablePrinter: TablePrinter<DatabaseInstance> = {
     { name: 'Endpoint', type: 'string', format: '', description: 'First endpoint, host:port.', priority: 1 },
     { name: 'Reason', type: 'string', format: '', description: 'Why the instance is in its phase (status.reason).', priority: 1 },
   ],
-  ageColumn: 5,
+  ageCells: obj => [{ index: 5, since: obj.metadata.creationTimestamp }],
   cells(obj, now) {
     const ep = obj.status?.endpoints?.[0];
     return [

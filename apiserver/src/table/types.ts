@@ -12,10 +12,17 @@ export interface TablePrinter<T> {
   columns: TableColumnDefinition[];
   cells(obj: T, now: number): Array<string | number | boolean | null>;
   /**
-   * Index of the only cell that depends on `now` (AGE). Lets encoders cache every other cell per
-   * object version and only re-render the age.
+   * The cells of `obj` that depend on `now`, each the age of one of its times as `age(since, now)`
+   * renders it (AGE, a run's STARTED). Lets encoders cache every other cell per object version
+   * and render only these; a printer without it is rendered whole on every request.
    */
-  ageColumn?: number;
+  ageCells?(obj: T): AgeCell[];
+}
+
+/** A cell that reads `age(since, now)` (humanDuration.ts). */
+export interface AgeCell {
+  index: number;
+  since: string | undefined;
 }
 
 /** `meta.k8s.io` TableRow. */
