@@ -154,7 +154,7 @@ async function backupsRouteFigure(ctx: SizeContext, target: { baseUrl: string; h
   };
   let written = false;
   if ((await runsOf(timed[0])) === 0) {
-    populateBackups(ctx.cluster.emulator, timed, RUNS_PER_INSTANCE * timed.length);
+    populateBackups(ctx.cluster.emulator, timed, RUNS_PER_INSTANCE * timed.length, ms => ctx.cluster.setClockBack(ms));
     written = true;
     ctx.log(`  wrote ${RUNS_PER_INSTANCE} backup runs for each of the ${timed.length} timed instances (the backups group did not run)`);
   }

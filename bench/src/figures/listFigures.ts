@@ -10,7 +10,7 @@ import type { SizeContext } from './types';
 export const INSTANCES = '/apis/dbaas.platform.dev/v1alpha1/databaseinstances';
 const JSON_ACCEPT = { Accept: 'application/json' };
 /** What kubectl 1.3x sends for `get`: Table first, then plain JSON. */
-const TABLE_ACCEPT = {
+export const TABLE_ACCEPT = {
   Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json',
 };
 

@@ -72,23 +72,37 @@ export function hasBackups(instance: PopulatedInstance): boolean {
 /**
  * Writes `count` completed backup runs straight into the emulator's store (no operator runs),
  * spread round-robin over the instances whose operator has backup objects; one run a day back
- * from now per instance. Returns how many were written per namespace.
+ * from now per instance, each created when it started (`backdate` sets how far back the
+ * emulator's clock is while it is written; 0 at the end), as the runs of a fleet are: a list of
+ * runs all minutes old would be one whose every age cell changes every second. Returns how many
+ * were written per namespace.
  */
-export function populateBackups(emulator: KubeEmulator, instances: PopulatedInstance[], count: number): Map<string, number> {
+export function populateBackups(
+  emulator: KubeEmulator,
+  instances: PopulatedInstance[],
+  count: number,
+  backdate?: (ms: number) => void,
+): Map<string, number> {
   const { store } = emulator;
   const shapeOf = (i: PopulatedInstance) => SHAPES[`${i.template.variant.kind.plural}.${i.template.variant.kind.group}`];
   const backed = instances.filter(shapeOf);
   if (!backed.length) throw new Error('no instance of an engine with backups in the population');
   const perNamespace = new Map<string, number>();
   const now = Date.now();
-  for (let n = 0; n < count; n++) {
-    const instance = backed[n % backed.length];
-    const run = Math.floor(n / backed.length);
-    const shape = shapeOf(instance)!;
-    const created = store.create(shape.kind, shape.object(`${instance.name}-b${run}`, instance.namespace, instance.name));
-    const sub = store.resource(shape.kind)?.statusSubresource ? { subresource: 'status' as const } : undefined;
-    store.update(shape.kind, { ...created, status: shape.status(now - (run + 1) * 86_400_000) }, sub);
-    perNamespace.set(instance.namespace, (perNamespace.get(instance.namespace) ?? 0) + 1);
+  try {
+    for (let n = 0; n < count; n++) {
+      const instance = backed[n % backed.length];
+      const run = Math.floor(n / backed.length);
+      const shape = shapeOf(instance)!;
+      const startedAgo = (run + 1) * 86_400_000;
+      backdate?.(startedAgo);
+      const created = store.create(shape.kind, shape.object(`${instance.name}-b${run}`, instance.namespace, instance.name));
+      const sub = store.resource(shape.kind)?.statusSubresource ? { subresource: 'status' as const } : undefined;
+      store.update(shape.kind, { ...created, status: shape.status(now - startedAgo) }, sub);
+      perNamespace.set(instance.namespace, (perNamespace.get(instance.namespace) ?? 0) + 1);
+    }
+  } finally {
+    backdate?.(0);
   }
   return perNamespace;
 }
