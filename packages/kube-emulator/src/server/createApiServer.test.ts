@@ -1010,7 +1010,7 @@ describe('createApiServer', () => {
     });
 
     it('releases the subscription when the client disconnects', async () => {
-      const subscribers = () => (t.store as any).subscribers.size as number;
+      const subscribers = () => (t.store as any).log.subscribers.size as number;
       await new Promise(r => setTimeout(r, 200));
       const before = subscribers();
       let during = 0;
