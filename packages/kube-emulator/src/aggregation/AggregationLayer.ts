@@ -1,23 +1,27 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isIP } from 'node:net';
 import type { AggregationProxy, RequestInfo, UserInfo } from '../api/types';
 import type { PemKeyPair } from '../certs/types';
 import type { ObjectStore, StoreEvent, StoredObject } from '../store/types';
 import {
   APISERVICES,
-  APIServiceCondition,
   apiServiceSpec,
   availableCondition,
   SERVICES,
 } from './apiService';
+import { apiServiceNameForPath } from './apiServiceNameForPath';
 import { AggregatedOpenApi } from './AggregatedOpenApi';
 import { backendGet } from './backendGet';
 import { backendTlsOptions } from './backendTls';
 import { BackendConnections } from './BackendConnections';
 import { forwardToBackend, isDiscoveryPath, writePlain } from './forwardToBackend';
 import { DiscoveryGroup, discoveryGroups } from './discoveryGroups';
+import { evaluateAvailability } from './evaluateAvailability';
+import { hostPort } from './hostPort';
 import { buildProxyHeaders, encodeQueryLikeGo } from './proxyHeaders';
 import { resolveServiceTarget, ServiceTarget } from './resolveServiceTarget';
+import { writeAvailableCondition } from './writeAvailableCondition';
+
+export { apiServiceNameForPath } from './apiServiceNameForPath';
 
 /** kube-apiserver's `aggregatedDiscoveryTimeout` and availability-probe client timeout. */
 export const DISCOVERY_TIMEOUT_MS = 5000;
@@ -32,28 +36,6 @@ export interface AggregationLayerOptions {
   discoveryTimeoutMs?: number;
   /** Logger for problems that have no caller to report to (probe and status-write failures). */
   log?: (message: string, fields?: Record<string, unknown>) => void;
-}
-
-type Condition = Omit<APIServiceCondition, 'type' | 'lastTransitionTime'>;
-
-function hostPort(host: string, port: number): string {
-  return isIP(host) === 6 ? `[${host}]:${port}` : `${host}:${port}`;
-}
-
-/** `<version>.<group>` of the APIService a path belongs to (`/apis/g/v/...` or `/openapi/v3/apis/g/v`). */
-export function apiServiceNameForPath(path: string): string | undefined {
-  const segments = path.split('?')[0].split('/').filter(Boolean);
-  if (segments[0] === 'apis' && segments.length >= 3)
-    return `${segments[2]}.${segments[1]}`;
-  if (
-    segments[0] === 'openapi' &&
-    segments[1] === 'v3' &&
-    segments[2] === 'apis' &&
-    segments.length >= 5
-  ) {
-    return `${segments[4]}.${segments[3]}`;
-  }
-  return undefined;
 }
 
 /**
@@ -292,140 +274,22 @@ export class AggregationLayer implements AggregationProxy {
     return resolveServiceTarget(spec, service);
   }
 
-  private async evaluate(obj: StoredObject): Promise<Condition> {
-    const spec = apiServiceSpec(obj);
-    const ref = spec.service;
-    if (!ref)
-      return {
-        status: 'True',
-        reason: 'Local',
-        message: 'Local APIServices are always available',
-      };
-    let service: StoredObject | undefined;
-    try {
-      service = this.store.get(SERVICES, ref.namespace, ref.name ?? '');
-    } catch (e) {
-      return {
-        status: 'Unknown',
-        reason: 'ServiceAccessError',
-        message: (e as Error).message,
-      };
-    }
-    if (!service) {
-      return {
-        status: 'False',
-        reason: 'ServiceNotFound',
-        message: `service/${ref.name} in "${ref.namespace}" is not present`,
-      };
-    }
-    const target = resolveServiceTarget(spec, service);
-    if (!target.ok) {
-      return {
-        status: 'False',
-        reason:
-          target.reason === 'ServicePortError'
-            ? 'ServicePortError'
-            : 'FailedDiscoveryCheck',
-        message: target.message,
-      };
-    }
-    const url = `https://${hostPort(target.host, target.port)}/apis/${spec.group}/${spec.version}`;
-    const result = await backendGet(url, {
-      ...backendTlsOptions(spec, target.serverName, this.frontProxy),
-      headers: {
-        'X-Remote-User': 'system:kube-aggregator',
-        'X-Remote-Group': 'system:masters',
-        Accept: 'application/json',
-      },
-      timeoutMs: this.discoveryTimeoutMs,
-    });
-    if (!result.ok) {
-      return {
-        status: 'False',
-        reason: 'FailedDiscoveryCheck',
-        message: `failing or missing response from ${url}: ${result.error}`,
-      };
-    }
-    if (result.status < 200 || result.status > 299) {
-      return {
-        status: 'False',
-        reason: 'FailedDiscoveryCheck',
-        message: `failing or missing response from ${url}: bad status from ${url}: ${result.status}`,
-      };
-    }
-    return { status: 'True', reason: 'Passed', message: 'all checks passed' };
-  }
 
   private async runCheck(name: string): Promise<void> {
     const obj = this.apiServices.get(name);
     if (!obj || this.stopped) return;
-    const condition = await this.evaluate(obj);
+    const condition = await evaluateAvailability(obj, {
+      store: this.store,
+      frontProxy: this.frontProxy,
+      discoveryTimeoutMs: this.discoveryTimeoutMs,
+    });
     if (this.stopped) return;
-    this.writeCondition(name, condition);
+    const stored = writeAvailableCondition(this.store, name, condition, this.log);
+    if (stored) this.apiServices.set(name, stored);
     if (condition.status === 'True' && apiServiceSpec(obj).service)
       await this.refreshOpenApi(name);
     else {
       this.openApi.forget(name);
-    }
-  }
-
-  private writeCondition(name: string, condition: Condition): void {
-    for (let attempt = 0; attempt < 3; attempt++) {
-      let current: StoredObject | undefined;
-      try {
-        current = this.store.get(APISERVICES, undefined, name);
-      } catch {
-        current = undefined;
-      }
-      if (!current) return;
-      const previous = availableCondition(current);
-      if (
-        previous &&
-        previous.status === condition.status &&
-        previous.reason === condition.reason &&
-        previous.message === condition.message
-      ) {
-        this.apiServices.set(name, current);
-        return;
-      }
-      const conditions = (
-        (current.status as { conditions?: APIServiceCondition[] } | undefined)
-          ?.conditions ?? []
-      ).filter(c => c?.type !== 'Available');
-      const next: APIServiceCondition = {
-        type: 'Available',
-        ...condition,
-        lastTransitionTime:
-          previous &&
-          previous.status === condition.status &&
-          previous.lastTransitionTime
-            ? previous.lastTransitionTime
-            : new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
-      };
-      try {
-        const updated = this.store.update(
-          APISERVICES,
-          {
-            ...current,
-            status: {
-              ...((current.status as object) ?? {}),
-              conditions: [...conditions, next],
-            },
-          },
-          { subresource: 'status' },
-        );
-        this.apiServices.set(name, updated);
-        return;
-      } catch (e) {
-        // a concurrent writer changed the object: re-read and try again
-        if ((e as { code?: number }).code !== 409) {
-          this.log('Cannot write APIService status', {
-            apiService: name,
-            error: (e as Error).message,
-          });
-          return;
-        }
-      }
     }
   }
 

@@ -1,155 +1,32 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import {
-  apiGroupDocument,
-  apiGroupList,
-  apiResourceList,
-  apiVersions,
-  discoveryGroups,
-} from '../api/discovery';
 import { forbiddenError } from '../api/forbidden';
 import { handleResource } from '../api/handleResource';
-import { openapiV3Document, openapiV3Index } from '../api/openapi';
 import { parseRequestInfo } from '../api/requestInfo';
 import { OpenApiV2Endpoint } from '../openapi/OpenApiV2Endpoint';
 import { errors, failure, writeError, writeJson } from '../api/status';
+import type { RequestInfo, UserInfo } from '../api/types';
+import { StoreError } from '../store/types';
+import { alwaysAllowed } from './alwaysAllowed';
+import { discoveryDocument } from './discoveryDocument';
+import { BodyTooLarge, readBody } from './readBody';
 import type {
-  AggregationProxy,
-  Authenticator,
-  Authorizer,
-  CustomHandler,
-  Impersonator,
-  RequestInfo,
-  UserInfo,
-} from '../api/types';
-import { type ObjectStore, StoreError } from '../store/types';
+  ApiServerFault,
+  ApiServerFaultOptions,
+  ApiServerHandle,
+  ApiServerOptions,
+} from './types';
+import { versionInfo } from './versionInfo';
 
-/** Options of {@link createApiServer}. */
-export interface ApiServerOptions {
-  store: ObjectStore;
-  tls: {
-    key: string;
-    cert: string;
-    /** CA(s) client certificates are verified against at the TLS level (requested, not required). */
-    ca: string;
-  };
-  authenticator: Authenticator;
-  impersonator?: Impersonator;
-  authorizer: Authorizer;
-  /** Served before the generic resource handlers (e.g. TokenReview, SubjectAccessReview). */
-  customHandlers?: CustomHandler[];
-  aggregation?: AggregationProxy;
-  /** Default 0 (any free port). */
-  port?: number;
-  /** Default 127.0.0.1. */
-  host?: string;
-  /** Interval of watch BOOKMARK events when clients allow them (default 60 s, as kube-apiserver). */
-  bookmarkIntervalMs?: number;
-  /** Request body limit (default 3 MiB, as kube-apiserver). */
-  maxBodyBytes?: number;
-  /** gitVersion reported by /version (default v1.33.0). */
-  gitVersion?: string;
-}
+export type {
+  ApiServerFault,
+  ApiServerFaultOptions,
+  ApiServerHandle,
+  ApiServerOptions,
+} from './types';
 
-/**
- * Fault injection for resilience tests: `unavailable` answers affected requests with 503 +
- * Retry-After, `hang` never answers them, `slow` answers them after a delay. `none` restores
- * normal service. Health probes are never affected.
- */
-export type ApiServerFault = 'none' | 'unavailable' | 'hang' | 'slow';
-
-/** Which requests a fault affects, and how it starts. */
-export interface ApiServerFaultOptions {
-  /**
-   * `all` (default): every request, like a kube-apiserver that is gone. `storage`: only requests
-   * served from the object store, like a kube-apiserver whose etcd is gone: authentication,
-   * TokenReview, SubjectAccessReview, discovery and the aggregation proxy keep working from
-   * memory, as they do in kube-apiserver.
-   */
-  scope?: 'all' | 'storage';
-  /** Delay of `slow` (default 1000 ms). */
-  delayMs?: number;
-  /**
-   * Cut the affected open streams when `unavailable` or `hang` starts (default true), as a
-   * crash or a partition does: `all` destroys every connection, `storage` every open watch of
-   * the store. Without it, open watches stay open and only new requests see the fault.
-   */
-  cutConnections?: boolean;
-}
-
-/** A running emulated kube-apiserver. */
-export interface ApiServerHandle {
-  url: string;
-  port: number;
-  server: https.Server;
-  setFault(mode: ApiServerFault, options?: ApiServerFaultOptions): void;
-  /**
-   * Ends every open watch of the store without a final bookmark, so each client resumes from
-   * its last resourceVersion (the store decides whether that is still in its history).
-   */
-  endWatches(): void;
-  /**
-   * The requests a `slow` fault holds back right now (method and URL), so that a test can act
-   * once its requests are in flight instead of guessing how long they take to get there.
-   */
-  delayedRequests(): Array<{ method: string; url: string }>;
-  /** Ends watches cleanly, closes connections and the listener. */
-  close(): Promise<void>;
-}
-
-const PUBLIC_PATHS = new Set([
-  '/healthz',
-  '/livez',
-  '/readyz',
-  '/version',
-  '/version/',
-]);
-const DISCOVERY_PATH = /^\/(api|apis|openapi)(\/.*)?$/;
 const HEALTH_PATHS = new Set(['/healthz', '/livez', '/readyz']);
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-/** Authorization kube's default RBAC grants without rules (system:discovery, system:public-info-viewer) plus system:masters. */
-function alwaysAllowed(user: UserInfo, info: RequestInfo): boolean {
-  if (user.groups.includes('system:masters')) return true;
-  if (info.isResourceRequest) return false;
-  if (PUBLIC_PATHS.has(info.path)) return true;
-  return (
-    user.groups.includes('system:authenticated') &&
-    DISCOVERY_PATH.test(info.path)
-  );
-}
-
-class BodyTooLarge extends Error {}
-
-function readBody(
-  req: IncomingMessage,
-  limit: number,
-): Promise<Buffer | undefined> {
-  if (!BODY_METHODS.has(req.method ?? '')) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > limit) {
-      reject(new BodyTooLarge());
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.removeAllListeners('data');
-        reject(new BodyTooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () =>
-      resolve(chunks.length ? Buffer.concat(chunks) : undefined),
-    );
-    req.on('error', reject);
-  });
-}
 
 /**
  * Starts the emulator's Kubernetes API on HTTPS (HTTP/1.1). Per request: RequestInfo →
@@ -269,22 +146,10 @@ export async function createApiServer(
       return;
     }
     if (path === '/version') {
-      const gitVersion = options.gitVersion ?? 'v1.33.0';
-      const [major, minor] = gitVersion.replace(/^v/, '').split('.');
-      writeJson(res, 200, {
-        major,
-        minor,
-        gitVersion,
-        gitCommit: '0000000000000000000000000000000000000000',
-        gitTreeState: 'clean',
-        buildDate: '2025-05-01T00:00:00Z',
-        goVersion: `node-${process.version}`,
-        compiler: 'tsc',
-        platform: `${process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}`,
-      });
+      writeJson(res, 200, versionInfo(options.gitVersion ?? 'v1.33.0'));
       return;
     }
-    const doc = discoveryDocument(path);
+    const doc = discoveryDocument(path, store, aggregation, address);
     if (doc === undefined) throw errors.notFoundPath();
     if (path === '/openapi/v2') {
       // kubectl explain (≤ 1.27 always, newer with --output=plaintext-openapiv2) asks for protobuf only
@@ -292,60 +157,6 @@ export async function createApiServer(
       return;
     }
     writeJson(res, 200, doc);
-  }
-
-  /** Discovery and OpenAPI documents, built from memory (never from object storage). */
-  function discoveryDocument(path: string): unknown {
-    const resources = store.resources();
-    const groups = discoveryGroups(resources, aggregation?.groups() ?? []);
-    // Aggregated discovery v2 is answered with the v1 documents as plain application/json:
-    // clients (kubectl, client-go) then fall back to per-group-version discovery.
-    if (path === '/api') return apiVersions(address);
-    if (path === '/apis') return apiGroupList(groups);
-    const parts = path.split('/').slice(1);
-    if (parts[0] === 'api' && parts.length === 2) {
-      const doc = apiResourceList(resources, '', parts[1]);
-      if (doc) return doc;
-    }
-    if (parts[0] === 'apis' && parts.length === 2) {
-      const group = groups.find(g => g.name === parts[1]);
-      if (group) return apiGroupDocument(group);
-    }
-    if (parts[0] === 'apis' && parts.length === 3) {
-      const doc = apiResourceList(resources, parts[1], parts[2]);
-      if (doc) return doc;
-    }
-    if (path === '/openapi/v2') {
-      // kube-apiserver's merged v2 document; here only what aggregated servers contribute
-      // (CRD schemas are not published in v2 by the emulator).
-      const merged = aggregation?.openapiV2Spec?.();
-      if (merged && Object.keys(merged.paths).length > 0) {
-        return {
-          swagger: '2.0',
-          info: { title: 'Kubernetes', version: 'v1.33.0' },
-          paths: merged.paths,
-          definitions: merged.definitions,
-        };
-      }
-      return undefined;
-    }
-    if (path === '/openapi/v3') {
-      return {
-        paths: {
-          ...openapiV3Index(resources),
-          ...(aggregation?.openapiV3Paths?.() ?? {}),
-        },
-      };
-    }
-    const oapi =
-      /^\/openapi\/v3\/(?:api\/([^/]+)|apis\/([^/]+)\/([^/]+))$/.exec(path);
-    if (oapi) {
-      const doc = oapi[1]
-        ? openapiV3Document(resources, '', oapi[1])
-        : openapiV3Document(resources, oapi[2], oapi[3]);
-      if (doc) return doc;
-    }
-    return undefined;
   }
 
   async function handle(

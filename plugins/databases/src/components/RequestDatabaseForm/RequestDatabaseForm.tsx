@@ -1,13 +1,6 @@
-import {
-  CodeSnippet,
-  Content,
-  ContentHeader,
-  InfoCard,
-  Progress,
-} from '@backstage/core-components';
-import { identityApiRef, useApi } from '@backstage/core-plugin-api';
-import { catalogApiRef } from '@backstage/plugin-catalog-react';
-import { parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
+import { Content, ContentHeader, InfoCard, Progress } from '@backstage/core-components';
+import { useApi } from '@backstage/core-plugin-api';
+import { parseEntityRef } from '@backstage/catalog-model';
 import {
   DatabaseEngine,
   DatabasesCluster,
@@ -19,11 +12,10 @@ import {
   CircularProgress,
   Grid,
   MenuItem,
-  TextField,
   Typography,
 } from '@material-ui/core';
 import { Alert } from '@material-ui/lab';
-import { ReactNode, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { DatabasesApiError } from '../../api/DatabasesApiError';
 import { databasesApiRef } from '../../api/types';
@@ -44,6 +36,9 @@ import {
   validateRequest,
 } from '../../lib/requestForm';
 import { ErrorExplanation } from '../ErrorExplanation';
+import { DryRunPreview } from './DryRunPreview';
+import { FormField } from './FormField';
+import { useOwnerOptions } from './useOwnerOptions';
 
 const EMPTY: RequestFormValues = {
   cluster: '',
@@ -60,70 +55,6 @@ const EMPTY: RequestFormValues = {
   cpu: '',
   memory: '',
 };
-
-/** The user's groups; when they have none, every group in the catalog (the backend's policy decides). */
-function useOwnerOptions(): { owners: string[]; fromMembership: boolean; loading: boolean } {
-  const identityApi = useApi(identityApiRef);
-  const catalogApi = useApi(catalogApiRef);
-  const [state, setState] = useState({ owners: [] as string[], fromMembership: true, loading: true });
-  useEffect(() => {
-    let cancelled = false;
-    (async () => {
-      const identity = await identityApi.getBackstageIdentity();
-      let owners = identity.ownershipEntityRefs.filter(ref => ref.startsWith('group:'));
-      let fromMembership = true;
-      if (owners.length === 0) {
-        fromMembership = false;
-        const { items } = await catalogApi.getEntities({
-          filter: { kind: 'Group' },
-          fields: ['kind', 'metadata.name', 'metadata.namespace'],
-        });
-        owners = items.map(e => stringifyEntityRef(e));
-      }
-      if (!cancelled) setState({ owners: owners.sort(), fromMembership, loading: false });
-    })().catch(() => {
-      if (!cancelled) setState({ owners: [], fromMembership: false, loading: false });
-    });
-    return () => {
-      cancelled = true;
-    };
-  }, [identityApi, catalogApi]);
-  return state;
-}
-
-function Field(props: {
-  field: RequestFormField;
-  label: string;
-  values: RequestFormValues;
-  errors: RequestFormErrors;
-  show: boolean;
-  onChange: (field: RequestFormField, value: string) => void;
-  helperText?: string;
-  select?: boolean;
-  disabled?: boolean;
-  children?: ReactNode;
-}) {
-  const error = props.show ? props.errors[props.field] : undefined;
-  return (
-    <TextField
-      id={`request-${props.field}`}
-      name={props.field}
-      label={props.label}
-      value={props.values[props.field]}
-      onChange={e => props.onChange(props.field, e.target.value)}
-      error={!!error}
-      helperText={error ?? props.helperText ?? ' '}
-      select={props.select}
-      disabled={props.disabled}
-      fullWidth
-      variant="outlined"
-      margin="dense"
-      SelectProps={props.select ? { SelectDisplayProps: { 'aria-label': props.label } as any } : undefined}
-    >
-      {props.children}
-    </TextField>
-  );
-}
 
 /**
  * Request a database: the choices come from the cluster's DatabaseEngines; the form validates
@@ -249,16 +180,16 @@ export function RequestDatabaseForm() {
             >
               <Grid container spacing={2}>
                 <Grid item xs={12} sm={6}>
-                  <Field field="cluster" label="Cluster" select show={show('cluster')} {...fieldProps}>
+                  <FormField field="cluster" label="Cluster" select show={show('cluster')} {...fieldProps}>
                     {(clusters ?? []).map(c => (
                       <MenuItem key={c.name} value={c.name}>
                         {c.title ?? c.name}
                       </MenuItem>
                     ))}
-                  </Field>
+                  </FormField>
                 </Grid>
                 <Grid item xs={12} sm={6}>
-                  <Field
+                  <FormField
                     field="engine"
                     label="Engine"
                     select
@@ -273,34 +204,34 @@ export function RequestDatabaseForm() {
                         {e.status?.installed ? '' : ' (operator not installed)'}
                       </MenuItem>
                     ))}
-                  </Field>
+                  </FormField>
                 </Grid>
                 <Grid item xs={12} sm={6}>
-                  <Field field="topology" label="Topology" select show={show('topology')} disabled={!engine} {...fieldProps}>
+                  <FormField field="topology" label="Topology" select show={show('topology')} disabled={!engine} {...fieldProps}>
                     {(engine?.spec.topologies ?? []).map(t => (
                       <MenuItem key={t} value={t}>
                         {t}
                       </MenuItem>
                     ))}
-                  </Field>
+                  </FormField>
                 </Grid>
                 <Grid item xs={12} sm={6}>
-                  <Field field="version" label="Version" select show={show('version')} disabled={!engine} {...fieldProps}>
+                  <FormField field="version" label="Version" select show={show('version')} disabled={!engine} {...fieldProps}>
                     {(engine?.spec.versions ?? []).map(v => (
                       <MenuItem key={v} value={v}>
                         {v}
                       </MenuItem>
                     ))}
-                  </Field>
+                  </FormField>
                 </Grid>
                 <Grid item xs={12} sm={6}>
-                  <Field field="name" label="Name" show={show('name')} helperText="Lower-case, e.g. orders-db" {...fieldProps} />
+                  <FormField field="name" label="Name" show={show('name')} helperText="Lower-case, e.g. orders-db" {...fieldProps} />
                 </Grid>
                 <Grid item xs={12} sm={6}>
-                  <Field field="replicas" label="Replicas" show={show('replicas')} {...fieldProps} />
+                  <FormField field="replicas" label="Replicas" show={show('replicas')} {...fieldProps} />
                 </Grid>
                 <Grid item xs={12} sm={6}>
-                  <Field
+                  <FormField
                     field="owner"
                     label="Owner (team)"
                     select
@@ -313,29 +244,29 @@ export function RequestDatabaseForm() {
                         {o}
                       </MenuItem>
                     ))}
-                  </Field>
+                  </FormField>
                 </Grid>
                 <Grid item xs={12} sm={6}>
-                  <Field field="namespace" label="Namespace" show={show('namespace')} {...fieldProps} />
+                  <FormField field="namespace" label="Namespace" show={show('namespace')} {...fieldProps} />
                 </Grid>
                 <Grid item xs={12} sm={6}>
-                  <Field field="size" label="Size" select show={show('size')} disabled={!engine} {...fieldProps}>
+                  <FormField field="size" label="Size" select show={show('size')} disabled={!engine} {...fieldProps}>
                     {engineSizes(engine).map(s => (
                       <MenuItem key={s.name} value={s.name}>
                         {sizeLabel(s)}
                       </MenuItem>
                     ))}
                     <MenuItem value={CUSTOM_SIZE}>Custom</MenuItem>
-                  </Field>
+                  </FormField>
                 </Grid>
                 <Grid item xs={12} sm={6}>
-                  <Field field="storage" label="Storage" show={show('storage')} disabled={values.size !== CUSTOM_SIZE} {...fieldProps} />
+                  <FormField field="storage" label="Storage" show={show('storage')} disabled={values.size !== CUSTOM_SIZE} {...fieldProps} />
                 </Grid>
                 <Grid item xs={12} sm={6}>
-                  <Field field="cpu" label="CPU request" show={show('cpu')} disabled={values.size !== CUSTOM_SIZE} {...fieldProps} />
+                  <FormField field="cpu" label="CPU request" show={show('cpu')} disabled={values.size !== CUSTOM_SIZE} {...fieldProps} />
                 </Grid>
                 <Grid item xs={12} sm={6}>
-                  <Field field="memory" label="Memory request" show={show('memory')} disabled={values.size !== CUSTOM_SIZE} {...fieldProps} />
+                  <FormField field="memory" label="Memory request" show={show('memory')} disabled={values.size !== CUSTOM_SIZE} {...fieldProps} />
                 </Grid>
               </Grid>
               {requestError !== undefined && (
@@ -373,27 +304,7 @@ export function RequestDatabaseForm() {
         </Grid>
         <Grid item xs={12} md={5}>
           <InfoCard title="What will be created">
-            {preview && preview.key === key ? (
-              <div data-testid="dry-run-preview">
-                <Typography variant="body2" paragraph>
-                  The cluster accepted this request (dry run). Creating it will make a{' '}
-                  <strong>{preview.result.instance.spec.engine}</strong>{' '}
-                  {preview.result.instance.spec.topology} database{' '}
-                  <strong>{preview.result.instance.metadata.name}</strong> in namespace{' '}
-                  <strong>{preview.result.instance.metadata.namespace}</strong> of cluster{' '}
-                  <strong>{preview.result.cluster}</strong>
-                  {preview.result.instance.status?.source
-                    ? `, as a ${preview.result.instance.status.source.kind} of the ${preview.result.instance.status.source.operator}`
-                    : ''}
-                  .
-                </Typography>
-                <CodeSnippet text={JSON.stringify(preview.result.instance, null, 2)} language="json" showCopyCodeButton />
-              </div>
-            ) : (
-              <Typography variant="body2" color="textSecondary">
-                Press Preview to see the object the cluster would create, with its defaults filled in.
-              </Typography>
-            )}
+            <DryRunPreview result={preview?.key === key ? preview.result : undefined} />
           </InfoCard>
         </Grid>
       </Grid>
