@@ -71,7 +71,12 @@ export class BackstageProcess {
           APP_CONFIG_backend_baseUrl: JSON.stringify(baseUrl),
           APP_CONFIG_backend_listen_port: String(port),
           APP_CONFIG_backend_cors_origin: JSON.stringify(baseUrl),
-          APP_CONFIG_backend_database: JSON.stringify({ client: 'better-sqlite3', connection: ':memory:' }),
+          // PostgreSQL when scripts/bench.mjs started one, as in production; else SQLite in memory
+          APP_CONFIG_backend_database: JSON.stringify(
+            process.env.BENCH_BACKSTAGE_DATABASE
+              ? { client: 'pg', connection: process.env.BENCH_BACKSTAGE_DATABASE }
+              : { client: 'better-sqlite3', connection: ':memory:' },
+          ),
           APP_CONFIG_auth_providers_guest_userEntityRef: JSON.stringify(o.guest.userEntityRef),
           APP_CONFIG_auth_providers_guest_ownershipEntityRefs: JSON.stringify(o.guest.ownershipEntityRefs),
           APP_CONFIG_catalog_locations: JSON.stringify([
