@@ -181,10 +181,16 @@ describe('the Backstage backend loses one of two clusters', () => {
     const after = await transitions();
     expect(after.slice(0, before.length)).toEqual(before);
     expect(after.slice(before.length)).toEqual([row('east', 'Degraded', 'Ready'), row('east', 'Ready', 'Degraded'), row('west', westWas, westTo)]);
-    // back to Ready, for whatever runs next
+    // back to Ready, for whatever runs next (settled at once: a loaded machine stretches the
+    // operators' rounds, and how many rounds a recovery takes is not what this test is about)
     east.emulator.operators.setHealth(MARIADB, 'ready');
     west.emulator.operators.setHealth(MARIADB, 'ready');
-    await eventually(async () => (await since(after.length)).filter(t => t.to_phase === 'Ready').length === 2, 20_000);
+    east.emulator.operators.settle();
+    west.emulator.operators.settle();
+    await eventually(async () => {
+      const rows = await transitions();
+      return lastPhase(rows, 'east') === 'Ready' && lastPhase(rows, 'west') === 'Ready';
+    }, 30_000);
     // no instance has the same phase recorded twice in a row
     const last = new Map<string, string>();
     for (const t of after) {
@@ -192,5 +198,5 @@ describe('the Backstage backend loses one of two clusters', () => {
       expect(`${key} ${t.to_phase}`).not.toBe(`${key} ${last.get(key)}`);
       last.set(key, t.to_phase);
     }
-  }, 60_000);
+  }, 90_000);
 });
