@@ -61,9 +61,9 @@ export class ResourceTypes {
     return this.types.get(typeKey(key));
   }
 
-  /** Every type's key and state (a snapshot: callers may delete while walking it). */
-  all(): Array<[string, TypeState]> {
-    return [...this.types];
+  /** Every type's key and state, live: a type dropped while walking is skipped, as a Map's iteration does. */
+  entries(): IterableIterator<[string, TypeState]> {
+    return this.types.entries();
   }
 
   has(key: string): boolean {

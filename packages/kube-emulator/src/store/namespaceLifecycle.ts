@@ -15,7 +15,7 @@ export function admitToNamespace(types: ResourceTypes, def: ResourceDefinition, 
  * a delete may change what is left, and a type may go away meanwhile).
  */
 export function* objectsToDrain(types: ResourceTypes, namespace: string): Generator<{ def: ResourceDefinition; name: string }> {
-  for (const [tk, state] of types.all()) {
+  for (const [tk, state] of types.entries()) {
     const def = [...state.versions.values()][0];
     if (!def?.namespaced) continue;
     for (const obj of [...state.objects.values()]) {
