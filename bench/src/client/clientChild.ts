@@ -112,12 +112,12 @@ const ops: Record<string, (args: any) => Promise<unknown>> = {
     }
     return { ms: out, bytes: res.bytes, wireBytes: res.wireBytes, protocol: res.protocol, count: Array.isArray(value) ? value.length : (value.rows ?? value.items ?? []).length };
   },
-  /** One request, its status, bytes on the wire and (JSON) body (unless `withoutBody`). */
+  /** One request, its status, its bytes (decompressed) and on the wire, and (JSON) body (unless `withoutBody`). */
   async fetch(args: { target: HttpsClientOptions; request: PlannedRequest; withoutBody?: boolean }) {
     const r = args.request;
     const keepBody = !args.withoutBody;
     const res = await clientFor(args.target).request(r.method ?? 'GET', r.path, r.body, { headers: r.headers, keepBody });
-    return { status: res.status, ms: res.ms, wireBytes: res.wireBytes, ...(keepBody ? { body: res.body!.toString() } : {}) };
+    return { status: res.status, ms: res.ms, bytes: res.bytes, wireBytes: res.wireBytes, ...(keepBody ? { body: res.body!.toString() } : {}) };
   },
   /** Sends requests `concurrency` at a time on their own connections; each with its send time. */
   async burst(args: { target: HttpsClientOptions; requests: PlannedRequest[]; concurrency: number }) {

@@ -26,11 +26,9 @@ export async function backupFigures(ctx: SizeContext): Promise<Figure[]> {
   ctx.log(`  wrote ${count} backup runs in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   // the apiserver serves them once its watch has delivered every one
   const deadline = Date.now() + 300_000;
-  let bodyBytes = 0;
   for (;;) {
     const r = await client.call('fetch', { target: api, request: { path: BACKUPS, headers: JSON_ACCEPT } });
     const items = r.status === 200 ? (JSON.parse(r.body).items ?? []).length : -1;
-    bodyBytes = Buffer.byteLength(r.body ?? '');
     if (items === count) break;
     if (Date.now() > deadline) throw new Error(`the apiserver serves ${items} of ${count} backup runs after 300 s`);
     await new Promise(res => setTimeout(res, 1000));
@@ -38,7 +36,7 @@ export async function backupFigures(ctx: SizeContext): Promise<Figure[]> {
   ctx.log(`  the apiserver serves all ${count} after ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
   // as JSON, and as the Table `kubectl get dbb -A` asks for (its columns and each run's metadata)
-  const timed: Array<{ format: string; ms: number[]; wireBytes: number }> = [];
+  const timed: Array<{ format: string; ms: number[]; bytes: number; wireBytes: number }> = [];
   for (const [format, headers] of [['JSON', JSON_ACCEPT], ['Table', TABLE_ACCEPT]] as const) {
     const ms: number[] = await client.call('timeIterations', {
       target: api,
@@ -47,8 +45,8 @@ export async function backupFigures(ctx: SizeContext): Promise<Figure[]> {
       warmupMs: it.warmupMs,
     });
     // what the timed requests carried (the gzip blocks are filled by now)
-    const warm: { wireBytes: number } = await client.call('fetch', { target: api, request: { path: BACKUPS, headers }, withoutBody: true });
-    timed.push({ format, ms, wireBytes: warm.wireBytes });
+    const warm: { bytes: number; wireBytes: number } = await client.call('fetch', { target: api, request: { path: BACKUPS, headers }, withoutBody: true });
+    timed.push({ format, ms, bytes: warm.bytes, wireBytes: warm.wireBytes });
   }
   const mib = (n: number) => (n / 1048576).toFixed(1);
   const namespaces = [...perNamespace.keys()].sort();
@@ -63,13 +61,11 @@ export async function backupFigures(ctx: SizeContext): Promise<Figure[]> {
   });
   const ns = summarize(nsMs);
   const perNs = Math.round(count / namespaces.length);
-  const tableBytes = Buffer.byteLength((await client.call('fetch', { target: api, request: { path: BACKUPS, headers: TABLE_ACCEPT } })).body ?? '');
-  const bytesOf: Record<string, number> = { JSON: bodyBytes, Table: tableBytes };
   return [
-    ...timed.map(({ format, ms, wireBytes }) => {
+    ...timed.map(({ format, ms, bytes, wireBytes }) => {
       const a = summarize(ms);
       return makeFigure(`backups: list -A ${format} p50`, size, a.p50, 'ms', at10k ? { op: '<=', value: 30 } : undefined,
-        `${count} runs over the instances of engines with backups: ${mib(bytesOf[format])} MiB, ${Math.round(bytesOf[format] / count)} B a run (${mib(wireBytes)} MiB gzip, asked for as client-go does, decompressed in the timing); p99 ${a.p99.toFixed(1)} ms; n=${a.n}`);
+        `${count} runs over the instances of engines with backups: ${mib(bytes)} MiB, ${Math.round(bytes / count)} B a run (${mib(wireBytes)} MiB gzip, asked for as client-go does, decompressed in the timing); p99 ${a.p99.toFixed(1)} ms; n=${a.n}`);
     }),
     makeFigure('backups: list one namespace p99', size, ns.p99, 'ms', at10k ? { op: '<=', value: 5 } : undefined,
       `~${perNs} of ${count}; p50 ${ns.p50.toFixed(2)} ms; n=${ns.n} after ${it.warmupMs / 1000} s of warm-up`),
