@@ -35,6 +35,10 @@ export interface TimedResponse {
   status: number;
   /** From writing the request to the last byte of the body (decompressed, when it was compressed), in ms. */
   ms: number;
+  /** From writing the request to its response headers, in ms. */
+  headersMs: number;
+  /** From writing the request to the last byte on the wire (before any inflating), in ms. */
+  receivedMs: number;
   /** Body bytes (decompressed). */
   bytes: number;
   /** Bytes on the wire (less than `bytes` when the body was compressed). */
@@ -97,11 +101,13 @@ export class HttpsClient {
     const session = await this.http2Session();
     const started = performance.now();
     return new Promise((resolve, reject) => {
-      const done = (status: number, encoding: unknown, stream: Readable, protocol: string) =>
+      const done = (status: number, encoding: unknown, stream: Readable, protocol: string) => {
+        const headersMs = performance.now() - started;
         readBody(stream, encoding === 'gzip', !!extra.keepBody).then(
-          r => resolve({ status, ms: performance.now() - started, protocol, ...r }),
+          ({ receivedAt, ...r }) => resolve({ status, ms: performance.now() - started, headersMs, receivedMs: receivedAt - started, protocol, ...r }),
           reject,
         );
+      };
       if (session) {
         const stream = session.request({ ':method': method, ':path': path, ...headers });
         stream.once('response', h => done(Number(h[':status']), h['content-encoding'], stream, 'h2'));
@@ -137,7 +143,11 @@ export class HttpsClient {
 }
 
 /** Reads a response body; a compressed one is decompressed in one call (see {@link HttpsClient}). */
-function readBody(stream: Readable, gzip: boolean, keep: boolean): Promise<Omit<TimedResponse, 'status' | 'ms' | 'protocol'>> {
+function readBody(
+  stream: Readable,
+  gzip: boolean,
+  keep: boolean,
+): Promise<Omit<TimedResponse, 'status' | 'ms' | 'headersMs' | 'receivedMs' | 'protocol'> & { receivedAt: number }> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let wireBytes = 0;
@@ -146,9 +156,10 @@ function readBody(stream: Readable, gzip: boolean, keep: boolean): Promise<Omit<
       if (keep || gzip) chunks.push(d);
     });
     stream.on('end', () => {
+      const receivedAt = performance.now();
       const received = gzip || keep ? Buffer.concat(chunks) : undefined;
       const decoded = gzip ? gunzipSync(received!) : received;
-      resolve({ bytes: decoded ? decoded.length : wireBytes, wireBytes, ...(keep ? { body: decoded } : {}) });
+      resolve({ bytes: decoded ? decoded.length : wireBytes, wireBytes, receivedAt, ...(keep ? { body: decoded } : {}) });
     });
     stream.on('error', reject);
   });

@@ -54,14 +54,23 @@ function clientFor(target: HttpsClientOptions): HttpsClient {
   return c;
 }
 
-async function runIteration(client: HttpsClient, plan: PlannedRequest[]) {
-  let ms = 0;
+/** An iteration's time, and (summed over its requests) when the headers and the last byte came. */
+export interface IterationTimes {
+  ms: number;
+  headersMs: number;
+  receivedMs: number;
+}
+
+async function runIteration(client: HttpsClient, plan: PlannedRequest[]): Promise<IterationTimes> {
+  const sum = { ms: 0, headersMs: 0, receivedMs: 0 };
   for (const r of plan) {
     const res = await client.request(r.method ?? 'GET', r.path, r.body, { headers: r.headers });
     if (res.status >= 400) throw new Error(`${r.method ?? 'GET'} ${r.path} answered ${res.status}`);
-    ms += res.ms;
+    sum.ms += res.ms;
+    sum.headersMs += res.headersMs;
+    sum.receivedMs += res.receivedMs;
   }
-  return ms;
+  return sum;
 }
 
 function lineHandler(set: StreamSet, index: number) {
@@ -83,21 +92,22 @@ async function openInBatches(set: StreamSet, n: number, size: number, open: (i: 
 const ops: Record<string, (args: any) => Promise<unknown>> = {
   /**
    * Times iterations (each the sum of its requests' times); the first `warmup` are dropped. With
-   * `warmupMs`, the whole plan is also gone round untimed until that long has passed.
+   * `warmupMs`, the whole plan is also gone round untimed until that long has passed. With
+   * `phases`, each timed iteration's {@link IterationTimes} instead of its time alone.
    */
-  async timeIterations(args: { target: HttpsClientOptions; iterations: PlannedRequest[][]; warmup: number; warmupMs?: number }) {
+  async timeIterations(args: { target: HttpsClientOptions; iterations: PlannedRequest[][]; warmup: number; warmupMs?: number; phases?: boolean }) {
     const client = clientFor(args.target);
     const started = performance.now();
     for (let i = 0; performance.now() - started < (args.warmupMs ?? 0); i++) {
       await runIteration(client, args.iterations[i % args.iterations.length]);
     }
-    const out: number[] = [];
+    const out: IterationTimes[] = [];
     for (let i = 0; i < args.iterations.length; i++) {
       if (i === args.warmup) collectGarbage();
-      const ms = await runIteration(client, args.iterations[i]);
-      if (i >= args.warmup) out.push(ms);
+      const times = await runIteration(client, args.iterations[i]);
+      if (i >= args.warmup) out.push(times);
     }
-    return out;
+    return args.phases ? out : out.map(t => t.ms);
   },
   /** Fetches once and times `JSON.stringify` of the parsed body (or of its `items`). */
   async timeStringify(args: { target: HttpsClientOptions; request: PlannedRequest; field?: string; n: number; warmup: number }) {
