@@ -3,7 +3,7 @@ import { hasBackups, populateBackups } from '../population/populateBackups';
 import { makeFigure, type Figure } from '../report/Figure';
 import { summarize } from '../report/stats';
 import type { BackstageProcess } from '../system/BackstageProcess';
-import { recordGcPauses } from '../system/gcPauses';
+import { pausesDuring } from './pausesDuring';
 import { statusFlipper } from './statusFlipper';
 import type { PopulatedInstance } from '../population/populate';
 import type { SizeContext } from './types';
@@ -78,6 +78,7 @@ export async function backstageFigures(ctx: SizeContext, backstage: BackstagePro
   const catalogLookup = summarize(catalogMs);
   figures.push(makeFigure('backstage: catalog entity lookup p99 (context)', size, catalogLookup.p99, 'ms', undefined,
     `GET /api/catalog/entities/by-name/…, which the entity route makes first; p50 ${catalogLookup.p50.toFixed(1)} ms`));
+  const entityPauses = pausesDuring({ backend: backstage, apiserver: ctx.apiserver });
   const entityMs: number[] = await client.call('timeIterations', {
     target,
     iterations: Array.from({ length: it.warmup + it.small }, (_, i) => [
@@ -88,7 +89,7 @@ export async function backstageFigures(ctx: SizeContext, backstage: BackstagePro
   });
   const entity = summarize(entityMs);
   figures.push(makeFigure('backstage: an entity\'s databases p99', size, entity.p99, 'ms', at10k ? { op: '<=', value: 20 } : undefined,
-    `GET /api/databases/entities/component/…/instances, ~${Math.round(size / components.length)} of ${size}; p50 ${entity.p50.toFixed(1)} ms; n=${entity.n} after ${it.warmupMs / 1000} s of warm-up`));
+    `GET /api/databases/entities/component/…/instances, ~${Math.round(size / components.length)} of ${size}; p50 ${entity.p50.toFixed(1)} ms; n=${entity.n} after ${it.warmupMs / 1000} s of warm-up; ${entityPauses.stop()}`));
 
   // The Databases page: first page sorted by name, then pages further down (cursor = offset).
   const pages = Math.max(1, Math.floor(size / 100));
@@ -105,7 +106,7 @@ export async function backstageFigures(ctx: SizeContext, backstage: BackstagePro
   figures.push(makeFigure('backstage: list route, one page of 100 p99', size, list.p99, 'ms', at10k ? { op: '<=', value: 100 } : undefined,
     `GET /api/databases/instances?limit=100[&cursor]; p50 ${list.p50.toFixed(1)} ms; n=${list.n}`));
 
-  figures.push(await backupsRouteFigure(ctx, target));
+  figures.push(await backupsRouteFigure(ctx, backstage, target));
 
   const streams = it.eventStreams;
   const set: number = await client.call('openEventStreams', {
@@ -143,7 +144,11 @@ const RUNS_PER_INSTANCE = 5;
  * The backups group, run before this one, wrote 5 runs per instance; run alone, this group
  * writes them for the timed instances itself.
  */
-async function backupsRouteFigure(ctx: SizeContext, target: { baseUrl: string; headers: Record<string, string> }): Promise<Figure> {
+async function backupsRouteFigure(
+  ctx: SizeContext,
+  backstage: BackstageProcess,
+  target: { baseUrl: string; headers: Record<string, string> },
+): Promise<Figure> {
   const { size, iterations: it, client } = ctx;
   const backed = ctx.instances.filter(hasBackups);
   const step = Math.max(1, Math.floor(backed.length / TIMED_INSTANCES));
@@ -161,7 +166,7 @@ async function backupsRouteFigure(ctx: SizeContext, target: { baseUrl: string; h
   }
   // the apiserver serves a run once its watch has delivered it
   await until(`the backup runs of ${timed.length} instances through the backend`, async () => (await runsOf(timed[timed.length - 1])) >= RUNS_PER_INSTANCE, 300_000);
-  const gc = recordGcPauses();
+  const pauses = pausesDuring({ backend: backstage, apiserver: ctx.apiserver });
   const routeMs: number[] = await client.call('timeIterations', {
     target,
     iterations: Array.from({ length: it.warmup + it.small }, (_, i) => [{ path: path(timed[i % timed.length]) }]),
@@ -169,7 +174,7 @@ async function backupsRouteFigure(ctx: SizeContext, target: { baseUrl: string; h
     warmupMs: it.warmupMs,
   });
   const route = summarize(routeMs);
-  const pauses = gc.stop();
+  const paused = pauses.stop();
   // context: the route's two reads (the instance, its runs) through the emulator's aggregation
   // layer without the backend, one after the other (the route makes them at once)
   const api = '/apis/dbaas.platform.dev/v1alpha1/namespaces';
@@ -190,6 +195,5 @@ async function backupsRouteFigure(ctx: SizeContext, target: { baseUrl: string; h
   const runs = written ? `${each} runs each, written for this figure` : `${each} runs each, of the backups group's ${RUNS_PER_INSTANCE * size}`;
   return makeFigure("backstage: an instance's backups route p99", size, route.p99, 'ms', size === 10_000 ? { op: '<=', value: 20 } : undefined,
     `GET /api/databases/clusters/…/instances/:name/backups (JSON) over ${timed.length} instances, ${runs}; p50 ${route.p50.toFixed(1)} ms; n=${route.n} after ${it.warmupMs / 1000} s of warm-up; ` +
-      `its two reads through the emulator's aggregation layer, in turn: p50 ${direct.p50.toFixed(1)}, p99 ${direct.p99.toFixed(1)} ms; ` +
-      `meanwhile the bench process (the emulator) paused ${pauses.count} times >= 10 ms for GC, longest ${pauses.maxMs.toFixed(1)} ms`);
+      `its two reads through the emulator's aggregation layer, in turn: p50 ${direct.p50.toFixed(1)}, p99 ${direct.p99.toFixed(1)} ms; ${paused}`);
 }

@@ -5,6 +5,7 @@ import { HttpsClient } from '../client/HttpsClient';
 import type { ReducerWait } from './afterMemoryReducer';
 import { deployedAllocator, type DeployedAllocator } from './deployedAllocator';
 import { imageNodeFlags } from './imageNodeFlags';
+import { GC_PAUSE_LOG_PRELOAD, GcPauseLog } from './gcPauses';
 
 /** `process.memoryUsage()` of the apiserver process, after full GCs (and, when asked, V8's memory reducer). */
 export type MemoryUsage = NodeJS.MemoryUsage & {
@@ -42,6 +43,8 @@ export class ApiserverProcess {
   /** Child's own time from `startApiserver()` to caches synced. */
   syncMs?: number;
   private output = '';
+  /** Its collections' pauses (the preload logs them). */
+  readonly gcPauses = new GcPauseLog();
 
   private constructor(
     private readonly child: ChildProcess,
@@ -61,7 +64,7 @@ export class ApiserverProcess {
   }
 
   static async start(o: ApiserverProcessOptions): Promise<ApiserverProcess> {
-    const execArgv = ['--require', '@backstage/cli-node/config/nodeTransform.cjs', '--expose-gc', '--max-old-space-size=4096', ...imageNodeFlags(repoRoot)];
+    const execArgv = ['--require', '@backstage/cli-node/config/nodeTransform.cjs', '--require', GC_PAUSE_LOG_PRELOAD, '--expose-gc', '--max-old-space-size=4096', ...imageNodeFlags(repoRoot)];
     if (o.cpuProfileDir) execArgv.push('--cpu-prof', `--cpu-prof-dir=${o.cpuProfileDir}`);
     // e.g. BENCH_APISERVER_NODE_ARGS=--trace-gc to see the apiserver's collections
     execArgv.push(...(process.env.BENCH_APISERVER_NODE_ARGS ?? '').split(' ').filter(Boolean));
@@ -83,7 +86,10 @@ export class ApiserverProcess {
     const proc = new ApiserverProcess(child, port, forkedAt, readyz);
     proc.output = output;
     child.stdout!.on('data', d => (proc.output += d));
-    child.stderr!.on('data', d => (proc.output += d));
+    child.stderr!.on('data', d => {
+      proc.output += d;
+      proc.gcPauses.read(d);
+    });
     if (process.env.BENCH_APISERVER_OUTPUT) {
       child.stdout!.pipe(process.stderr);
       child.stderr!.pipe(process.stderr);
@@ -98,7 +104,7 @@ export class ApiserverProcess {
 
   /** What the process printed (errors only; the logger is quiet). */
   logs(): string {
-    return this.output;
+    return this.output.replace(/^\[bench-gc\].*\n/gm, '');
   }
 
   /** Polls `/readyz` every 20 ms; resolves with ms since the fork at the first 200. */

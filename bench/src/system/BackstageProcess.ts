@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { repoRoot } from './ApiserverProcess';
 import { freePort } from './freePort';
+import { GC_PAUSE_LOG_PRELOAD, GcPauseLog } from './gcPauses';
 
 /** Options of {@link BackstageProcess.start}. */
 export interface BackstageProcessOptions {
@@ -25,6 +26,8 @@ export interface BackstageProcessOptions {
  */
 export class BackstageProcess {
   private output = '';
+  /** Its collections' pauses (the preload logs them). */
+  readonly gcPauses = new GcPauseLog();
 
   private constructor(
     private readonly child: ChildProcess,
@@ -34,7 +37,10 @@ export class BackstageProcess {
       this.output = (this.output + String(d)).slice(-200_000);
     };
     child.stdout!.on('data', keep);
-    child.stderr!.on('data', keep);
+    child.stderr!.on('data', (d: Buffer) => {
+      keep(d);
+      this.gcPauses.read(d);
+    });
   }
 
   static async start(o: BackstageProcessOptions): Promise<BackstageProcess> {
@@ -52,6 +58,8 @@ export class BackstageProcess {
       [
         '--require',
         '@backstage/cli-node/config/nodeTransform.cjs',
+        '--require',
+        GC_PAUSE_LOG_PRELOAD,
         '--max-old-space-size=4096',
         // e.g. BENCH_BACKSTAGE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the backend
         ...(process.env.BENCH_BACKSTAGE_NODE_ARGS ?? '').split(' ').filter(Boolean),
@@ -116,7 +124,7 @@ export class BackstageProcess {
 
   /** The process's recent output (for failure messages). */
   logs(): string {
-    return this.output;
+    return this.output.replace(/^\[bench-gc\].*\n/gm, '');
   }
 
   /** Ends the backend; SIGKILL after 10 s. */
