@@ -10,7 +10,8 @@ const describe = (who: string, p: GcPauses) => {
  * Starts recording the collection pauses of the three processes a Backstage request crosses
  * (the backend, the bench process holding the emulator and its aggregation layer, the
  * apiserver); `stop()` says how many of at least 10 ms each had while a figure was timed, so
- * that a tail can be told from the code it is measured on.
+ * that a tail can be told from the code it is measured on. A child's pause in the last
+ * milliseconds may still be on its way through the pipe: the children's counts are at least.
  */
 export function pausesDuring(children: { backend: { gcPauses: GcPauseLog }; apiserver: { gcPauses: GcPauseLog } }): { stop(): string } {
   const from = epochNow();
