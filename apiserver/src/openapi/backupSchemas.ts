@@ -82,7 +82,8 @@ export const backupSchemas: Record<string, Schema> = {
       },
       conditions: {
         type: 'array',
-        description: 'Conditions of the run.',
+        description:
+          "The run's conditions, as a Job's: Complete (True once it succeeded) or Failed (True once it failed); none while it runs. Decided from the run's phase, never copied from the operator (its own are in operatorStatus): `kubectl wait --for=condition=Complete` returns for a successful run only.",
         items: { default: {}, allOf: [ref(META_NAMES.condition)] },
         'x-kubernetes-list-map-keys': ['type'],
         'x-kubernetes-list-type': 'map',

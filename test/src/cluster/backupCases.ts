@@ -17,7 +17,15 @@ export interface BackupSeen {
   operatorObject: Record<string, any>;
   /** Phase and reason after the suite wrote, as mariadb-operator does, a running and then a failed run. */
   running: { phase: string; reason?: string };
-  failed: { phase: string; reason?: string; message?: string; restorable: boolean; startTime?: string; completionTime?: string };
+  failed: {
+    phase: string;
+    reason?: string;
+    message?: string;
+    restorable: boolean;
+    startTime?: string;
+    completionTime?: string;
+    conditions?: Array<{ type: string; status: string }>;
+  };
   /** A CloudNativePG Backup written by the suite (as a ScheduledBackup would), projected after its completion. */
   completed: Record<string, any>;
   /** The instances' `status.backup` once each has seen its run: the MariaDB's failed one, the PostgreSQL's completed one. */

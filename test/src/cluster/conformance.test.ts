@@ -1220,7 +1220,7 @@ if (choice.kind === 'skip') {
       );
 
       it(
-        'DatabaseBackup: a create writes the operator\'s backup object; the phase follows what the operator writes (mariadb-operator\'s Complete=True JobFailed is Failed); refusals write nothing; a delete removes the operator object and says the stored data stays',
+        'DatabaseBackup: a create writes the operator\'s backup object; the phase and the run\'s Job-like condition follow what the operator writes (mariadb-operator\'s Complete=True JobFailed is Failed); refusals write nothing; a delete removes the operator object and says the stored data stays',
         async () => {
           const engine = (e: string) => ENGINE_CASES.find(c => c.engine === e)!;
           await Promise.all(['mariadb', 'postgresql', 'redis'].map(e => ready(engine(e))));
@@ -1236,8 +1236,11 @@ if (choice.kind === 'skip') {
           expect(seen.operatorObject.spec.storage).toBeDefined();
           expect(seen.running.phase).toBe('Running');
           expect(seen.failed).toMatchObject({ phase: 'Failed', restorable: false, message: 'Failed' });
+          // the run's own conditions, as a Job's: Failed, never the operator's Complete=True
+          expect(seen.failed.conditions?.map(c => [c.type, c.status])).toEqual([['Failed', 'True']]);
           expect(seen.completed.spec).toEqual({ instanceRef: { name: nameOf(engine('postgresql')) }, method: 'barmanObjectStore' });
           expect(seen.completed.status).toMatchObject({ phase: 'Succeeded', restorable: true, startTime: '2026-12-01T10:00:00Z', completionTime: '2026-12-01T10:01:30Z' });
+          expect(seen.completed.status.conditions.map((c: { type: string; status: string }) => [c.type, c.status])).toEqual([['Complete', 'True']]);
           // each instance says when it was last backed up: the runs' ends (the PostgreSQL's is its run's, or newer where its Cluster records one)
           expect(seen.instanceBackup.mariadb.lastFailedTime).toBe(seen.failed.completionTime ?? seen.failed.startTime ?? seen.created.metadata.creationTimestamp);
           expect(Date.parse(seen.instanceBackup.postgresql.lastSuccessfulTime)).toBeGreaterThanOrEqual(Date.parse('2026-12-01T10:01:30Z'));

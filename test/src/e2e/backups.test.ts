@@ -95,6 +95,10 @@ describe('backups through DatabaseBackup (kubectl, emulator + APIService + apise
     const got = JSON.parse((await kubectl('get', 'dbb', 'orders-db-now', '-n', 'team-a', '-o', 'json')).stdout);
     expect(got.status).toMatchObject({ phase: 'Succeeded', engine: 'mariadb', restorable: true, source: { kind: 'Backup', name: 'orders-db-now', operator: 'mariadb-operator' } });
     expect(got.status.completionTime).toBeDefined();
+    // a run ends as a Job does: `kubectl wait` for its Complete condition returns
+    const waited = await kubectl('wait', '-n', 'team-a', 'dbb/orders-db-now', '--for=condition=Complete', '--timeout=30s');
+    expect({ code: waited.code, stderr: waited.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(waited.stdout.trim()).toBe(`databasebackup.${GROUP}/orders-db-now condition met`);
     // the instance tells its last successful backup, and a watch of it sees the change
     await times.waitForLine(l => l.startsWith(`ok=${got.status.completionTime} `), 30_000);
     times.stop();
@@ -115,6 +119,10 @@ describe('backups through DatabaseBackup (kubectl, emulator + APIService + apise
     expect(operatorObject.status.conditions.find((c: any) => c.type === 'Complete')).toMatchObject({ status: 'True', reason: 'JobFailed' });
     const got = JSON.parse((await kubectl('get', 'dbb', 'orders-db-failing', '-n', 'team-a', '-o', 'json')).stdout);
     expect(got.status.restorable).toBe(false);
+    // ours says Failed, and nothing Complete: `kubectl wait --for=condition=Complete` would not return
+    expect(got.status.conditions.map((c: any) => [c.type, c.status])).toEqual([['Failed', 'True']]);
+    const waited = await kubectl('wait', '-n', 'team-a', 'dbb/orders-db-failing', '--for=condition=Failed', '--timeout=30s');
+    expect({ code: waited.code, stderr: waited.stderr }).toEqual({ code: 0, stderr: '' });
     // and the instance its last failed one (decided from the Job, as the run's phase is)
     const failedAt = got.status.completionTime ?? got.status.startTime ?? got.metadata.creationTimestamp;
     const instance = JSON.parse((await kubectl('get', 'dbi', 'orders-db', '-n', 'team-a', '-o', 'json')).stdout);

@@ -123,10 +123,15 @@ describe('mariadb-operator backups: derived-from-schema runs', () => {
     expect(out.status?.operatorStatus).toEqual(source.status);
   });
 
-  it('the Complete condition is served as a condition', () => {
-    expect(project(backup(complete('True', 'JobFailed', 'Failed'))).status?.conditions).toEqual([
-      { type: 'Complete', status: 'True', reason: 'JobFailed', message: 'Failed', lastTransitionTime: T },
-    ]);
+  it("serves the run's own conditions, not the operator's: a failed run is Failed, never Complete", () => {
+    // the trap: mariadb-operator's Complete=True reason JobFailed, whose Job is gone
+    const failed = project(backup(complete('True', 'JobFailed', 'Failed'))).status!;
+    expect(failed.phase).toBe('Failed');
+    expect(failed.conditions).toEqual([{ type: 'Failed', status: 'True', reason: failed.reason, message: failed.message ?? '', lastTransitionTime: expect.any(String) }]);
+    const succeeded = project(backup(complete('True', 'JobComplete', 'Success'))).status!;
+    expect(succeeded.phase).toBe('Succeeded');
+    expect(succeeded.conditions?.map(c => [c.type, c.status])).toEqual([['Complete', 'True']]);
+    expect(project(backup(complete('False', 'JobRunning', 'Running'))).status?.conditions).toBeUndefined();
   });
 
   it('reads a slim Job as the full one', () => {

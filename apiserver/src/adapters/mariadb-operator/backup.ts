@@ -181,23 +181,10 @@ export const mariadbBackups: BackupSide = {
   project(source, kind, related) {
     if (kind === SCHEDULED_RUN) return projectRun(source, related);
     const verdict = onDemandVerdict(source, related);
-    const complete = findCondition(source.status, 'Complete');
     return toBackup({
       ...served(source, kind, asString(asRecord(asRecord(source.spec)?.mariaDbRef)?.name) ?? ''),
       ...verdict,
       location: locationOf(source),
-      conditions:
-        complete && (complete.status === 'True' || complete.status === 'False' || complete.status === 'Unknown')
-          ? [
-              {
-                type: 'Complete',
-                status: complete.status,
-                ...(complete.reason && { reason: complete.reason }),
-                ...(complete.message && { message: complete.message }),
-                ...(complete.lastTransitionTime && { lastTransitionTime: complete.lastTransitionTime }),
-              },
-            ]
-          : undefined,
     });
   },
   validate(spec) {

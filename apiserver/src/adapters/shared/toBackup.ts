@@ -30,7 +30,6 @@ export interface BackupParts {
   location?: string;
   /** The operator can restore a new instance from this run (only counted when Succeeded). */
   restorableByOperator: boolean;
-  conditions?: Condition[];
 }
 
 const COPIED_METADATA = ['name', 'namespace', 'uid', 'creationTimestamp', 'deletionTimestamp', 'labels', 'annotations'] as const;
@@ -69,13 +68,39 @@ export function backupObjectMetadata(source: KubeObject): ObjectMeta {
   return metadata;
 }
 
+/** The condition type of a run that ended, by its phase. */
+const ENDED_CONDITION: Partial<Record<BackupPhase, string>> = { Succeeded: 'Complete', Failed: 'Failed' };
+
+/**
+ * A finished run's conditions as a Job's are (`Complete` or `Failed`, True, once the run ended),
+ * decided from the run's phase, never copied from the operator: mariadb-operator says
+ * `Complete=True` of a failed run (reason JobFailed), and `kubectl wait --for=condition=Complete`
+ * must not return for it. A run still going, or not understood, has none. Pure.
+ */
+export function runConditions(parts: Pick<BackupParts, 'phase' | 'reason' | 'message' | 'startTime' | 'completionTime' | 'source'>): Condition[] | undefined {
+  const type = ENDED_CONDITION[parts.phase];
+  if (!type) return undefined;
+  const since = parts.completionTime ?? parts.startTime ?? parts.source.metadata?.creationTimestamp;
+  return [
+    {
+      type,
+      status: 'True',
+      reason: parts.reason ?? parts.phase,
+      message: parts.message ?? '',
+      ...(since !== undefined && { lastTransitionTime: since }),
+    },
+  ];
+}
+
 /**
  * The DatabaseBackup of one operator backup object: metadata copied from it (no
- * resourceVersion: the cache sets it), spec read back, status as decided, the raw upstream
- * status attached untouched. `restorable` only for a Succeeded run.
+ * resourceVersion: the cache sets it), spec read back, status as decided with its conditions
+ * ({@link runConditions}), the raw upstream status attached untouched. `restorable` only for a
+ * Succeeded run.
  */
 export function toBackup(parts: BackupParts): DatabaseBackup {
   const { source, kind } = parts;
+  const conditions = runConditions(parts);
   return {
     apiVersion: 'dbaas.platform.dev/v1alpha1',
     kind: 'DatabaseBackup',
@@ -101,7 +126,7 @@ export function toBackup(parts: BackupParts): DatabaseBackup {
         operator: parts.operator,
       },
       ...(source.status !== undefined && { operatorStatus: source.status }),
-      ...(parts.conditions && parts.conditions.length > 0 && { conditions: parts.conditions }),
+      ...(conditions && { conditions }),
     },
   };
 }
