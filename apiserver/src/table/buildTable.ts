@@ -168,17 +168,18 @@ export function encodeTableBytes<T>(opts: EncodeTableBytesOptions<T>): Buffer[] 
     Buffer.from(`{"kind":"Table","apiVersion":"meta.k8s.io/${opts.version}","metadata":${JSON.stringify(opts.listMeta ?? {})},"columnDefinitions":${columns},"rows":[`),
   ];
   let until = Infinity;
+  /** An age cell as of `now`, and the row's JSON after it; the body is right until it changes. */
+  const pushAge = (sinceMs: number | undefined, after: Buffer) => {
+    until = Math.min(until, changesAt(sinceMs, now));
+    pieces.push(encodedAge(sinceMs, now), after);
+  };
   opts.objects.forEach((obj, i) => {
     const row = cachedRow(opts.printer, ageCells, obj, now);
     if (i > 0) pieces.push(COMMA);
     pieces.push(row.head);
     if (row.tail) {
-      until = Math.min(until, changesAt(row.sinceMs, now));
-      pieces.push(encodedAge(row.sinceMs, now), row.tail);
-      for (const seg of row.rest ?? []) {
-        until = Math.min(until, changesAt(seg.sinceMs, now));
-        pieces.push(encodedAge(seg.sinceMs, now), seg.after);
-      }
+      pushAge(row.sinceMs, row.tail);
+      for (const seg of row.rest ?? []) pushAge(seg.sinceMs, seg.after);
     }
     if (opts.includeObject === 'Metadata') pieces.push(OBJECT_KEY, ...opts.encodedMetadataOf(obj));
     else if (opts.includeObject === 'Object') pieces.push(OBJECT_KEY, opts.encodedObjectOf(obj));
