@@ -5,8 +5,9 @@ import { GC_PAUSE_LOG_PRELOAD, GcPauseLog } from './gcPauses';
 describe('GcPauseLog', () => {
   it('reads the preload lines across chunks and counts the pauses of a window', () => {
     const log = new GcPauseLog();
-    log.read('{"level":"info"}\n[bench-gc] 1000.0 12.5 minor\n[bench-g');
-    log.read(Buffer.from('c] 2000.5 6.0 major\nnoise [bench-gc] 2500 50 major\n[bench-gc] 3000.0 30.25 major\n'));
+    // V8's kinds as numbers: 1 a scavenge (minor), 4 mark-compact (major)
+    log.read('{"level":"info"}\n[bench-gc] 1000.0 12.5 1\n[bench-g');
+    log.read(Buffer.from('c] 2000.5 6.0 4\nnoise [bench-gc] 2500 50 4\n[bench-gc] 3000.0 30.25 4\n'));
     expect(log.between(0, 5000)).toEqual({ count: 2, maxMs: 30.25, totalMs: 48.75, byKind: { minor: 1, major: 1 } });
     expect(log.between(1500, 2500)).toEqual({ count: 0, maxMs: 6, totalMs: 6, byKind: {} });
     expect(log.between(4000, 5000)).toEqual({ count: 0, maxMs: 0, totalMs: 0, byKind: {} });

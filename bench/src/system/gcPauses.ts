@@ -17,10 +17,12 @@ const KINDS: Record<number, string> = {
   [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weakcb',
 };
 
+/** V8's kind of a collection (`detail.kind` of a `gc` performance entry), by name. */
+const kindName = (kind: number | undefined) => (kind !== undefined && KINDS[kind]) || 'other';
+
 /** The kind of a `gc` performance entry, by name. */
 export function gcKind(entry: PerformanceEntry): string {
-  const kind = (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind;
-  return (kind !== undefined && KINDS[kind]) || 'other';
+  return kindName((entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind);
 }
 
 /** Adds one pause to `into`. */
@@ -67,8 +69,8 @@ export class GcPauseLog {
     const lines = (this.rest + String(chunk)).split('\n');
     this.rest = lines.pop() ?? '';
     for (const line of lines) {
-      const m = /^\[bench-gc\] (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) ([a-z]+)$/.exec(line);
-      if (m) this.pauses.push({ at: Number(m[1]), ms: Number(m[2]), kind: m[3] });
+      const m = /^\[bench-gc\] (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (-?\d+)$/.exec(line);
+      if (m) this.pauses.push({ at: Number(m[1]), ms: Number(m[2]), kind: kindName(Number(m[3])) });
     }
     // a long run: keep the latest
     if (this.pauses.length > 100_000) this.pauses.splice(0, 50_000);
