@@ -148,7 +148,11 @@ export function InstanceActions(props: {
   /** The instance's engine as its cluster reports it (versions offered, replica rules); undefined while loading. */
   engine?: DatabaseEngine;
   permissions: { update: boolean; delete: boolean };
-  onChanged: (result?: PortalInstance) => void;
+  /**
+   * Called as a change is sent; what it returns is given the instance the answer holds (the
+   * page decides whether the live stream has already shown a newer state).
+   */
+  beginChange: () => (result: PortalInstance) => void;
   onDeleted: () => void;
 }) {
   const api = useApi(databasesApiRef);
@@ -178,10 +182,11 @@ export function InstanceActions(props: {
     setBusy(true);
     setError(undefined);
     try {
+      const show = props.beginChange();
       const result = await action();
       setOpen(undefined);
       if (deleted) props.onDeleted();
-      else props.onChanged(result || undefined);
+      else if (result?.instance) show(result);
     } catch (e) {
       setError(e);
     } finally {

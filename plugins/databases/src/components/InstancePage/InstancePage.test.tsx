@@ -181,6 +181,25 @@ describe('InstancePage', () => {
     await waitFor(() => expect(screen.getByTestId('phase-banner')).toHaveTextContent('Updating'));
   });
 
+  it('keeps what the stream showed when the answer to an action comes after it (the answer is older)', async () => {
+    const api = new FakeDatabasesApi();
+    api.getInstance.mockResolvedValue(makeInstance({ name: 'orders-db' }));
+    // the answer is held back until the stream has moved the instance on
+    let answer: (v: Awaited<ReturnType<FakeDatabasesApi['updateInstance']>>) => void = () => undefined;
+    api.updateInstance.mockReturnValue(new Promise(resolve => (answer = resolve)) as any);
+    await render(api, true);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Pause' })).toBeEnabled());
+    fireEvent.click(screen.getByRole('button', { name: 'Pause' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Pause' }));
+    await waitFor(() => expect(api.updateInstance).toHaveBeenCalledWith(ref, { paused: true }));
+    const paused = makeInstance({ name: 'orders-db', phase: 'Paused', reason: 'Suspended', paused: true });
+    act(() => api.emit({ type: 'MODIFIED', cluster: 'dev', instance: paused.instance }));
+    await waitFor(() => expect(screen.getByTestId('phase-banner')).toHaveTextContent('Paused'));
+    await act(async () => answer(makeInstance({ name: 'orders-db', phase: 'Updating', paused: true })));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getByTestId('phase-banner')).toHaveTextContent('Paused');
+  });
+
   it("checks the new replica count against the engine's rule for the topology, in its words", async () => {
     const api = new FakeDatabasesApi();
     api.getInstance.mockResolvedValue(makeInstance({ name: 'orders-db', replicas: 3 }));

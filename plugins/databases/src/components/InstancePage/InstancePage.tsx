@@ -92,15 +92,23 @@ export function InstancePage(props: { instanceRef: InstanceRef }) {
   const remove = usePermission({ permission: databasesInstanceDeletePermission, resourceRef });
   const connection = usePermission({ permission: databasesInstanceConnectionReadPermission, resourceRef });
 
-  // Events of this instance seen so far: a load that an event overtook must not put back the
-  // older state it read (the stream delivers every later change, so the event is never behind).
+  // Events of this instance seen so far. The stream delivers every change, so an event is never
+  // behind; a read sent before it (a load, the answer to an action) may be.
   const eventsSeen = useRef(0);
+  // Called as a read is sent: what it returns shows the state the read brings back, unless an
+  // event of this instance came meanwhile (the read would put back an older state).
+  const unlessOvertaken = () => {
+    const seen = eventsSeen.current;
+    return (read: PortalInstance) => {
+      if (eventsSeen.current === seen) setItem(read);
+    };
+  };
   const load = useCallback(async () => {
     try {
-      const seen = eventsSeen.current;
+      const show = unlessOvertaken();
       const { actions: allowed, ...loaded } = await api.getInstance(instanceRef);
       setActions(allowed);
-      if (eventsSeen.current === seen) setItem(loaded);
+      show(loaded);
       setError(undefined);
     } catch (e) {
       setError(e);
@@ -222,7 +230,7 @@ export function InstancePage(props: { instanceRef: InstanceRef }) {
               instance={instance}
               engine={engineInfo}
               permissions={{ update: allowedBoth(update, actions?.update), delete: allowedBoth(remove, actions?.delete) }}
-              onChanged={result => result?.instance && setItem(result)}
+              beginChange={unlessOvertaken}
               onDeleted={() => load()}
             />
           </InfoCard>
