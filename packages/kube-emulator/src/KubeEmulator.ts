@@ -84,7 +84,11 @@ export interface KubeEmulatorOptions {
    */
   heartbeatMs?: number;
   log?: (message: string, fields?: Record<string, unknown>) => void;
-  /** The clock of the store's timestamps (creation, status updates); the benchmark backdates objects with it. */
+  /**
+   * The cluster's clock: the store's timestamps (creation, status updates) and the emulated
+   * operators' (their conditions, backup runs, when a CronJob fires). The benchmark backdates
+   * objects with it; a test can set it near a minute so that a minutely schedule fires soon.
+   */
   now?: () => Date;
 }
 
@@ -171,6 +175,7 @@ export class KubeEmulator {
     const operators = new OperatorEmulator({
       store,
       stepMs: options.operatorStepMs ?? 1500,
+      now: options.now,
       logger: { warn: (m, f) => log(m, f) },
     });
     if (options.operators !== false) operators.start();

@@ -1,10 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { kubectlBinaries, parseTable, runKubectl, spawnKubectl, watchOneArgs } from '../support/kubectl';
+import { minuteClock } from '../support/minuteClock';
 import { startSystem, type System } from '../support/startSystem';
 
 const GROUP = 'dbaas.platform.dev';
 const SLOW = 90_000;
-/** A `*\/1` cron fires at the next minute: up to 60 s, plus the emulated run. */
+/**
+ * How far before the cluster's next minute a test makes its minutely schedules (the clock is
+ * moved there): time for the creates and for the operator to make its CronJob.
+ */
+const LEAD_MS = 10_000;
+/** A `*\/1` cron fires at the cluster's next minute, plus the emulated run; a minute more if the creates took longer than LEAD_MS. */
 const FIRES_WITHIN = 80_000;
 
 const schedule = (name: string, instance: string, spec: Record<string, unknown> = {}) =>
@@ -18,6 +24,7 @@ const schedule = (name: string, instance: string, spec: Record<string, unknown> 
 describe('backup schedules through DatabaseBackupSchedule (kubectl, emulator + APIService + apiserver)', () => {
   const { file } = kubectlBinaries([])[0];
   let system: System;
+  const clock = minuteClock();
   let alice = '';
   const home = () => `${system.dir}/home-schedules`;
   const run = (kubeconfig: string, args: string[], input?: string) => runKubectl(file, kubeconfig, home(), args, input);
@@ -42,7 +49,7 @@ describe('backup schedules through DatabaseBackupSchedule (kubectl, emulator + A
   };
 
   beforeAll(async () => {
-    system = await startSystem({ seed: true });
+    system = await startSystem({ seed: true, now: clock.now });
     alice = await system.kubeconfigFor('alice-token');
     const cluster = {
       apiVersion: 'postgresql.cnpg.io/v1',
@@ -85,6 +92,7 @@ describe('backup schedules through DatabaseBackupSchedule (kubectl, emulator + A
     ]);
     const pgRuns = spawnKubectl(file, system.kubeconfig, home(), ['get', 'dbb', '-n', 'team-a', '-w', '-o', 'jsonpath={.metadata.name} {.status.phase}{"\\n"}']);
     try {
+      clock.nearMinute(LEAD_MS);
       const made = await admin(['create', '-f', '-'], schedule('orders-db-minutely', 'orders-db', { retention: '7d' }));
       expect(made.stderr).toBe('');
       expect(made.stdout.trim()).toBe(`databasebackupschedule.${GROUP}/orders-db-minutely created`);
@@ -222,6 +230,7 @@ describe('backup schedules through DatabaseBackupSchedule (kubectl, emulator + A
 
   it('a MySQL schedule is an entry of the InnoDBCluster: made, fired (a MySQLBackup run that succeeds), suspended, changed and deleted through the API', async () => {
     const entries = async () => ((await json(['get', 'innodbclusters.mysql.oracle.com', 'payments-db', '-n', 'team-a'])).spec.backupSchedules ?? []) as any[];
+    clock.nearMinute(LEAD_MS);
     const made = await admin(['create', '-f', '-'], schedule('payments-db-minutely', 'payments-db'));
     expect(made.stderr).toBe('');
     expect(await entries()).toEqual([{ name: 'minutely', schedule: '*/1 * * * *', backupProfileName: 'dump-to-volume', enabled: true, timeZone: 'Etc/UTC', deleteBackupData: false }]);
