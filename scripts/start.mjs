@@ -10,7 +10,7 @@ import { ensureDependencies, repoRoot, runYarn, spawnYarn } from './lib/yarn.mjs
 
 ensureDependencies();
 
-const stateDir = join(repoRoot, '.dbaas');
+const stateDir = process.env.DBAAS_STATE_DIR ?? join(repoRoot, '.dbaas');
 const emulatorPort = process.env.DBAAS_EMULATOR_PORT ?? '6443';
 const apiserverPort = process.env.DBAAS_APISERVER_PORT ?? '8443';
 const transform = ['--require', '@backstage/cli-node/config/nodeTransform.cjs'];
@@ -52,19 +52,29 @@ function run(name, args, { env = {}, yarn = false } = {}) {
 }
 
 let stopping = false;
-function stop(code = 0) {
+/**
+ * Stops the children last started first: the portal, then the apiserver, then the emulator they
+ * both read from, each given a few seconds to finish, as a cluster's clients go before its
+ * kube-apiserver (stopped together, the apiserver spent its graceful shutdown retrying watches of
+ * an emulator already gone). A second Ctrl-C exits at once.
+ */
+async function stop(code = 0) {
+  if (stopping) return;
   stopping = true;
-  for (const c of children) {
+  setTimeout(() => process.exit(code), 20_000).unref();
+  for (const c of [...children].reverse()) {
+    if (c.exitCode !== null || c.signalCode !== null) continue;
+    const exited = new Promise(r => c.once('exit', r));
     try {
       process.kill(-c.pid, 'SIGTERM');
     } catch {
-      // already gone
+      continue; // already gone
     }
+    await Promise.race([exited, new Promise(r => setTimeout(r, 6000).unref())]);
   }
-  setTimeout(() => process.exit(code), 5000).unref();
+  process.exit(code);
 }
-process.on('SIGINT', () => stop(0));
-process.on('SIGTERM', () => stop(0));
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => (stopping ? process.exit(130) : stop(0)));
 
 async function waitFor(what, check, timeoutMs = 120_000) {
   const deadline = Date.now() + timeoutMs;
