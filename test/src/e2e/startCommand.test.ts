@@ -1,20 +1,11 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '../reliability/support/spawnApiserver';
+import { freePort, portFree } from '../support/freePort';
 import { kubectlBinaries, runKubectl } from '../support/kubectl';
 import { repoRoot } from '../ui/support/startPortal';
-
-/** Whether something still listens on the port (a child that outlived the stop). */
-const listening = (port: number) =>
-  new Promise<boolean>(resolve => {
-    const probe = createServer();
-    probe.once('error', () => resolve(true));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(false)));
-  });
 
 // The README's first command, without the portal (the browser tests start that one): what a
 // newcomer types, on ports and a state directory of its own so it never meets a running `npm start`.
@@ -59,7 +50,8 @@ describe('npm start (scripts/start.mjs --no-portal)', () => {
     expect(await exited).toBe(0);
     // the apiserver went before the emulator: its shutdown did not retry watches of a cluster gone
     expect(output).not.toMatch(/ECONNREFUSED/);
-    expect(await listening(emulatorPort)).toBe(false);
-    expect(await listening(apiserverPort)).toBe(false);
+    // nothing outlived the stop
+    expect(await portFree(emulatorPort)).toBe(true);
+    expect(await portFree(apiserverPort)).toBe(true);
   }, 180_000);
 });

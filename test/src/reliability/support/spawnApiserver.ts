@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import https from 'node:https';
-import net from 'node:net';
 import path from 'node:path';
+import { freePort } from '../../support/freePort';
 
 /** test/src/reliability/support → repository root. */
 const REPO = path.resolve(__dirname, '../../../..');
@@ -50,15 +50,6 @@ export async function apiserverFiles(cluster: ApiserverCluster, dir: string): Pr
   await writeFile(files.tlsKeyFile, serving.keyPem);
   await cluster.writeKubeconfig(files.kubeconfig, { token: 'dbaas-apiserver-token' });
   return files;
-}
-
-/** A port nobody listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise(r => server.close(r));
-  return port;
 }
 
 /** GET /readyz on loopback (no credentials, the certificate is not checked: it is a probe). */

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../support/freePort';
 import { startSystem, type System } from '../../support/startSystem';
 import { buildFresh, prepareProductionBackend } from './productionBackend';
 
@@ -17,24 +17,6 @@ export interface Portal {
   /** The backend's output so far (for failure messages). */
   logs(): string;
   stop(): Promise<void>;
-}
-
-/**
- * A port for the backend, which binds it only after ~30 s of start-up. It is picked below
- * Linux's ephemeral range (32768-60999): every emulator and apiserver the other test files start
- * meanwhile listens on port 0, and the kernel could hand one of them an ephemeral port we had
- * picked and released.
- */
-async function freePort(): Promise<number> {
-  for (;;) {
-    const candidate = 20_000 + Math.floor(Math.random() * 12_000);
-    const free = await new Promise<boolean>(resolve => {
-      const server = net.createServer();
-      server.once('error', () => resolve(false));
-      server.listen(candidate, '127.0.0.1', () => server.close(() => resolve(true)));
-    });
-    if (free) return candidate;
-  }
 }
 
 async function waitFor(url: string, timeoutMs: number, child: ChildProcess, logs: () => string) {
