@@ -164,6 +164,25 @@ describe.each(HISTORY_DATABASES)('HistoryStore on %s', id => {
       expect(await restarted.recordPhase(key, 'Ready', { resourceVersion: '99' })).toBeUndefined();
       expect((await restarted.history(key)).transitions.map(t => t.to)).toEqual(['Provisioning', 'Ready']);
     });
+    it('a replica behind the other adds nothing older than what is stored (its stale phase is no transition)', async () => {
+      // what CI caught: A saw Degraded (10), Degraded (12), Ready (15) and stored 10 and 15; B, a
+      // few events behind, then saw Degraded at 12, a resourceVersion nobody stored
+      const key = { ...KEY, name: 'lagging-db' };
+      const [ahead, behind] = replicas.map(k => new HistoryStore(k));
+      expect(await ahead.recordPhase(key, 'Degraded', { resourceVersion: '10' })).toBeDefined();
+      expect(await ahead.recordPhase(key, 'Degraded', { resourceVersion: '12' })).toBeUndefined();
+      expect(await ahead.recordPhase(key, 'Ready', { resourceVersion: '15' })).toBeDefined();
+      expect(await behind.recordPhase(key, 'Degraded', { resourceVersion: '12' })).toBeUndefined();
+      expect(await behind.recordPhase(key, 'Ready', { resourceVersion: '15' })).toBeUndefined();
+      // and goes on with the next change, whoever sees it first
+      expect(await behind.recordPhase(key, 'Failed', { resourceVersion: '100' })).toBeDefined();
+      expect(await ahead.recordPhase(key, 'Failed', { resourceVersion: '100' })).toBeUndefined();
+      expect((await ahead.history(key)).transitions.map(t => [t.from, t.to])).toEqual([
+        [undefined, 'Degraded'],
+        ['Degraded', 'Ready'],
+        ['Ready', 'Failed'],
+      ]);
+    });
   });
 
   describe('a backend restart', () => {

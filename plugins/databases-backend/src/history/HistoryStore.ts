@@ -10,6 +10,16 @@ import type {
 type InstanceKey = { cluster: string; namespace: string; name: string };
 
 /**
+ * Is resourceVersion `rv` no later than `stored`? One cluster's resourceVersions are decimal
+ * integers that grow (comparable since Kubernetes 1.35, KEP-5504; the apiserver serves the
+ * cluster's); anything else is not compared.
+ */
+function notAfter(rv: string | undefined, stored: string | null | undefined): boolean {
+  const integer = /^[1-9]\d*$/;
+  return !!rv && !!stored && integer.test(rv) && integer.test(stored) && BigInt(rv) <= BigInt(stored);
+}
+
+/**
  * The plugin's request history and phase timeline in its own database (sqlite in development,
  * PostgreSQL in production), so the UI's timeline survives restarts.
  */
@@ -62,8 +72,11 @@ export class HistoryStore {
       const last = await this.db('databases_transitions')
         .where(key)
         .orderBy('id', 'desc')
-        .first('to_phase');
+        .first('to_phase', 'resource_version');
       if (last?.to_phase === to) return undefined;
+      // Another replica, further along the same watch, stored a later state: this one is behind
+      // and will see that state itself (its phase here is no transition, only a stale view).
+      if (notAfter(details.resourceVersion, last?.resource_version)) return undefined;
       const transition: PhaseTransition = {
         ...key,
         ...(last ? { from: last.to_phase as DatabasePhase } : {}),
