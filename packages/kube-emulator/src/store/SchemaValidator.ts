@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import path from 'node:path';
+import type Ajv from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import {
   pruneUnknownFields,
   replaceNonNullableNulls,
@@ -8,8 +9,34 @@ import {
 } from './structuralSchema';
 import { hasCelRules, validateCelRules } from './celRules';
 import { listTypeCauses } from './listTypeCauses';
-import { GO_DURATION, KUBE_FORMATS } from './kubeFormats';
+import { KUBE_AJV_FORMATS } from './kubeFormats';
+import { StandaloneValidators } from './standaloneValidators';
+import { createKubeAjv } from './kubeAjv';
 import type { FieldCause } from './storeErrors';
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null;
+
+/**
+ * What a validator's code depends on besides its schema: ajv's version, the layout of the cache
+ * and which formats are checked (an ignored format emits no check).
+ */
+const BUILT_BY = StandaloneValidators.buildKey(
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  require('ajv/package.json').version,
+  Object.entries(KUBE_AJV_FORMATS).map(([name, f]) => (f === true ? `${name}:ignored` : name)),
+);
+
+/**
+ * Where compiled validators are kept: $KUBE_EMULATOR_CACHE_DIR (empty: nowhere), else beside the
+ * installed packages, as other tools' caches are (node_modules/.cache).
+ */
+function validatorCacheDir(): string | undefined {
+  const configured = process.env.KUBE_EMULATOR_CACHE_DIR;
+  if (configured !== undefined) return configured || undefined;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return path.join(path.dirname(require.resolve('ajv/package.json')), '..', '.cache', 'kube-emulator', 'validators');
+}
 
 /** Outcome of validating one object against a CRD version schema. */
 export interface SchemaValidationResult {
@@ -28,29 +55,19 @@ export class SchemaValidator {
   // Shared by every store in the process: compiling the big upstream CRDs costs up to ~1 s each.
   private static ajv: Ajv | undefined;
   private static readonly compiled = new Map<string, ValidateFunction>();
+  /** By the schema object itself: hashing a big schema on every write cost more than validating. */
+  private static readonly bySchema = new WeakMap<object, ValidateFunction>();
+  private static readonly onDisk = new StandaloneValidators(
+    validatorCacheDir(),
+    KUBE_AJV_FORMATS,
+    // the runtime helpers the code requires (ajv/dist/runtime/*), resolved from here
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    id => require(id),
+  );
 
   private get ajv(): Ajv {
-    if (!SchemaValidator.ajv) {
-      // strict:false because CRD schemas carry vendor extensions and unknown formats, which kube ignores.
-      SchemaValidator.ajv = new Ajv({
-        strict: false,
-        allErrors: true,
-        verbose: true,
-        useDefaults: true,
-        logger: false,
-      });
-      // Only the string formats kube-apiserver validates; it ignores the others (int32, int64 and
-      // float are not checked: a replicas of 2^31 is accepted), so ajv must not check them either.
-      addFormats(SchemaValidator.ajv, [...KUBE_FORMATS]);
-      SchemaValidator.ajv.addFormat('duration', GO_DURATION);
-      for (const ignored of ['int32', 'int64', 'float', 'double'])
-        SchemaValidator.ajv.addFormat(ignored, true);
-    }
+    SchemaValidator.ajv ??= createKubeAjv();
     return SchemaValidator.ajv;
-  }
-
-  private get compiled(): Map<string, ValidateFunction> {
-    return SchemaValidator.compiled;
   }
 
   /**
@@ -94,22 +111,25 @@ export class SchemaValidator {
     return has;
   }
 
-  /** Compiles (or fetches from cache) the validator of a schema. */
+  /** Compiles (or fetches from a cache) the validator of a schema. */
   compile(schema: unknown): ValidateFunction {
+    const known = isObject(schema) ? SchemaValidator.bySchema.get(schema) : undefined;
+    if (known) return known;
+    const ajvSchema = toAjvSchema(schema ?? {}) as object;
     const key = createHash('sha256')
-      .update(JSON.stringify(schema ?? {}))
+      .update(BUILT_BY)
+      .update(JSON.stringify(ajvSchema))
       .digest('hex');
-    let fn = this.compiled.get(key);
+    let fn = SchemaValidator.compiled.get(key) ?? SchemaValidator.onDisk.get(key);
     if (!fn) {
-      fn = this.ajv.compile(toAjvSchema(schema ?? {}) as object);
-      this.compiled.set(key, fn);
+      fn = this.ajv.compile(ajvSchema);
+      SchemaValidator.onDisk.put(key, this.ajv, fn);
     }
+    SchemaValidator.compiled.set(key, fn);
+    if (isObject(schema)) SchemaValidator.bySchema.set(schema, fn);
     return fn;
   }
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null;
 
 function typeName(v: unknown): string {
   if (v === null) return 'null';
