@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { readYamlDocuments } from '@internal/kube-emulator/src/yaml/readYamlDocuments';
 
 /** The operators' upstream CRDs, samples and statuses (`../shared/operators` beside the repo). */
 export const OPERATORS_DIR = path.resolve(
@@ -13,10 +12,9 @@ export type Manifest = Record<string, any>;
 
 /** Every non-empty document of an upstream YAML file (comments and `---` lines are YAML too). */
 export function readManifests(relativeFile: string): Manifest[] {
-  const text = readFileSync(path.join(OPERATORS_DIR, relativeFile), 'utf8');
-  return parseAllDocuments(text)
-    .map(d => d.toJS() as Manifest | null)
-    .filter((m): m is Manifest => m !== null && typeof m === 'object');
+  return readYamlDocuments(path.join(OPERATORS_DIR, relativeFile)).filter(
+    (m): m is Manifest => typeof m === 'object',
+  );
 }
 
 /** The one document of an upstream file; an upstream file with more is a wrong pick here. */

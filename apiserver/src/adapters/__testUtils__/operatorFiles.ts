@@ -1,9 +1,7 @@
 import Ajv, { type ValidateFunction } from 'ajv';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { readYamlDocuments } from '@internal/kube-emulator/src/yaml/readYamlDocuments';
 import type { KubeObject, SourceKind } from '../types';
 
 /**
@@ -21,15 +19,6 @@ function findOperatorsDir(from: string): string {
     if (path.dirname(dir) === dir)
       throw new Error(`no shared/operators above ${from}`);
   }
-}
-
-/** Every YAML document of a file that is not empty (comment-only documents are dropped). */
-export function readYamlDocuments(file: string): unknown[] {
-  return readThroughJsonCache(file, () =>
-    parseAllDocuments(fs.readFileSync(file, 'utf8'))
-      .map(doc => doc.toJS())
-      .filter(value => value !== null && value !== undefined),
-  );
 }
 
 /** `<operator>/status/*.yaml` for every operator, as paths relative to OPERATORS_DIR. */
@@ -65,30 +54,6 @@ export function readSample(
 
 const schemas = new Map<string, any>();
 
-/**
- * `parse(file)`, through a JSON copy in the temporary folder keyed by the file's path, size and
- * mtime: the upstream CRDs take up to ~300 ms each to parse as YAML and a few ms as JSON, and
- * the mutation run (`yarn mutate`) reads them and the samples again for every mutant. Each call
- * returns a fresh copy.
- */
-function readThroughJsonCache(file: string, parse: () => unknown[]): unknown[] {
-  const stat = fs.statSync(file);
-  const key = createHash('sha256')
-    .update(`${file}\0${stat.size}\0${stat.mtimeMs}`)
-    .digest('hex')
-    .slice(0, 32);
-  const cached = path.join(os.tmpdir(), 'dbaas-upstream-yaml', `${key}.json`);
-  try {
-    return JSON.parse(fs.readFileSync(cached, 'utf8'));
-  } catch {
-    const json = JSON.stringify(parse());
-    fs.mkdirSync(path.dirname(cached), { recursive: true });
-    const partial = `${cached}.${process.pid}`;
-    fs.writeFileSync(partial, json);
-    fs.renameSync(partial, cached);
-    return JSON.parse(json);
-  }
-}
 
 /**
  * The upstream CRD's openAPIV3Schema for `kind` at its version, read once per test file:
@@ -148,3 +113,5 @@ export function assertFitsCrd(
     );
   }
 }
+
+export { readYamlDocuments };

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import YAML from 'yaml';
+import { readYamlDocuments } from '../../yaml/readYamlDocuments';
 import Ajv from 'ajv';
 
 // eslint-disable-next-line no-restricted-syntax
@@ -19,10 +19,7 @@ export function loadUpstreamCrds(): Map<string, Record<string, any>> {
     const dir = path.join(UPSTREAM_OPERATORS_DIR, operator, 'crds');
     if (!fs.existsSync(dir)) continue;
     for (const file of fs.readdirSync(dir).filter(f => f.endsWith('.yaml'))) {
-      for (const doc of YAML.parseAllDocuments(
-        fs.readFileSync(path.join(dir, file), 'utf8'),
-      )) {
-        const crd = doc.toJS();
+      for (const crd of readYamlDocuments(path.join(dir, file))) {
         if (crd?.kind === 'CustomResourceDefinition')
           out.set(crd.metadata.name, crd);
       }
@@ -82,8 +79,7 @@ export function upstreamStatusSamples(
     .readdirSync(dir)
     .filter(f => f.endsWith('.yaml'))
     .flatMap(file =>
-      YAML.parseAllDocuments(fs.readFileSync(path.join(dir, file), 'utf8'))
-        .map(doc => doc.toJS())
+      readYamlDocuments(path.join(dir, file))
         .filter(obj => obj?.status)
         .map(obj => ({
           file,
