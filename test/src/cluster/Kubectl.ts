@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
+import { dispatchedKubectl } from '../support/kubectl';
 
 /** What one kubectl run printed and how it ended. */
 export interface KubectlRun {
@@ -36,13 +37,15 @@ export class Kubectl {
     ]);
   }
 
-  run(args: string[], input?: string, timeoutMs = 60_000): Promise<KubectlRun> {
+  async run(args: string[], input?: string, timeoutMs = 60_000): Promise<KubectlRun> {
+    const env = { ...process.env, ...this.env };
+    const file = await dispatchedKubectl(this.file, env);
     return new Promise(resolve => {
       const child = execFile(
-        this.file,
+        file,
         [...this.extraArgs, ...args],
         {
-          env: { ...process.env, ...this.env },
+          env,
           timeout: timeoutMs,
           maxBuffer: 64 * 1024 * 1024,
         },
