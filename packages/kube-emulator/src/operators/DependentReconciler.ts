@@ -48,7 +48,7 @@ export class DependentReconciler {
     let changes = 0;
     if (this.store.resource(SECRETS)) {
       for (const s of desired.secrets) {
-        if (!this.store.get(SECRETS, ns, s.name)) {
+        if (!this.store.peek(SECRETS, ns, s.name)) {
           this.store.create(SECRETS, secretObject(cr, s));
           changes++;
         }
@@ -56,7 +56,7 @@ export class DependentReconciler {
     }
     if (this.store.resource(SERVICES)) {
       for (const s of desired.services) {
-        if (!this.store.get(SERVICES, ns, s.name)) {
+        if (!this.store.peek(SERVICES, ns, s.name)) {
           this.store.create(SERVICES, serviceObject(cr, s));
           changes++;
         }
@@ -113,7 +113,7 @@ export class DependentReconciler {
       const state = sets.get(d.name)!;
       const set = d.podsOnly
         ? undefined
-        : this.store.get(STATEFULSETS, ns, d.name);
+        : this.store.peek(STATEFULSETS, ns, d.name);
       const owner = set
         ? { ...ownerReference(set), blockOwnerDeletion: true }
         : ownerReference(cr);
@@ -131,7 +131,7 @@ export class DependentReconciler {
       for (const pod of podNames(d, podsBefore.get(d.name) ?? 0).slice(
         names.length,
       )) {
-        const gone = this.store.get(PODS, ns, pod);
+        const gone = this.store.peek(PODS, ns, pod);
         if (!gone || !isOwnedBy(gone, String(owner.uid))) continue;
         this.store.delete(PODS, ns, pod);
         changes++;
@@ -171,7 +171,7 @@ export class DependentReconciler {
         memberEvents(
           d,
           { name: pod, namespace: cr.metadata.namespace ?? '', uid: stored.obj.metadata.uid },
-          claim && { name: claim.metadata.name, uid: this.store.get(CLAIMS, cr.metadata.namespace, claim.metadata.name)?.metadata.uid },
+          claim && { name: claim.metadata.name, uid: this.store.peek(CLAIMS, cr.metadata.namespace, claim.metadata.name)?.metadata.uid },
           show.fault,
         ),
         cr.metadata.namespace ?? '',

@@ -58,7 +58,7 @@ export class StoreWrites {
     const now = kubeTime(this.now());
     for (const e of events) {
       const name = memberEventName(e);
-      if (this.store.get(EVENTS, namespace, name)) continue;
+      if (this.store.peek(EVENTS, namespace, name)) continue;
       this.store.create(EVENTS, {
         apiVersion: 'v1',
         kind: 'Event',
@@ -83,7 +83,8 @@ export class StoreWrites {
     key: ResourceKey,
     body: Record<string, any>,
   ): { obj: StoredObject; changed: number } {
-    const existing = this.store.get(
+    // only compared here, and copied before any change (updateMain)
+    const existing = this.store.peek(
       key,
       body.metadata.namespace,
       body.metadata.name,

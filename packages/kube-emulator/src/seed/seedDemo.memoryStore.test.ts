@@ -56,3 +56,44 @@ describe.each([
     expect(phases).toEqual(DEMO_INSTANCES.map(i => [i.name, i.phase]));
   });
 });
+
+/** A store whose peek hands out frozen copies: a reader that changed what it peeked would throw. */
+class FrozenPeekStore extends MemoryObjectStore {
+  peeked = 0;
+  override peek(...args: Parameters<MemoryObjectStore['peek']>) {
+    const found = super.peek(...args);
+    if (!found) return found;
+    this.peeked++;
+    return deepFreeze(structuredClone(found));
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+describe('the emulated operators read members without copies (peek)', () => {
+  it('and change none of what they read: the demo, a scale-down and a crash loop on frozen objects', () => {
+    const store = new FrozenPeekStore();
+    for (const crd of loadCompactCrds()) store.create(CRDS, crd);
+    const warnings: unknown[] = [];
+    const emulator = new OperatorEmulator({ store, logger: { warn: (m, f) => warnings.push([m, f]) } });
+    seedDemo(store, { emulator });
+    emulator.settle();
+    const mariadb = DEMO_INSTANCES.find(i => i.name === 'orders-db')!;
+    const ref = { group: mariadb.kind.group, kind: mariadb.kind.kind, namespace: mariadb.namespace, name: mariadb.name };
+    const o = store.get(mariadb.kind, mariadb.namespace, mariadb.name)!;
+    store.update(mariadb.kind, { ...o, spec: { ...(o.spec as object), replicas: 1 } });
+    emulator.setHealth(ref, 'degraded');
+    emulator.setFault(ref, 'crash-loop');
+    emulator.settle();
+    expect(warnings).toEqual([]);
+    expect(store.peeked).toBeGreaterThan(100);
+    const pods = store.list({ group: '', version: 'v1', plural: 'pods' }, mariadb.namespace).filter(p => p.metadata.name.startsWith('orders-db-'));
+    expect(pods.map(p => p.metadata.name)).toEqual(['orders-db-0']);
+  });
+});

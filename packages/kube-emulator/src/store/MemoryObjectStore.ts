@@ -140,6 +140,11 @@ export class MemoryObjectStore implements ObjectStore {
     return obj ? asVersion(obj, def) : undefined;
   }
 
+  peek(key: ResourceKey, namespace: string | undefined, name: string): StoredObject | undefined {
+    const { def, state } = this.types.resolve(key);
+    return state.objects.get(objKey(def.namespaced ? namespace : undefined, name));
+  }
+
   list(key: ResourceKey, namespace?: string): StoredObject[] {
     const { def, state } = this.types.resolve(key);
     return sortedAs([...state.objects.values()], def, namespace);

@@ -91,6 +91,12 @@ export interface ObjectStore {
     name: string,
   ): StoredObject | undefined;
   list(key: ResourceKey, namespace?: string): StoredObject[];
+  /**
+   * The stored object itself, not a copy (its apiVersion may be another served version's): for
+   * a reader that only looks, such as the emulated operators, which read every member of every
+   * object each round. Never to be changed, nor handed to a client.
+   */
+  peek(key: ResourceKey, namespace: string | undefined, name: string): StoredObject | undefined;
   /** Validates (CRD schema), sets uid/creationTimestamp/generation/resourceVersion; 409 when it exists. */
   create(
     key: ResourceKey,

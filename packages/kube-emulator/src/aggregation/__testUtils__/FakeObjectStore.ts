@@ -96,6 +96,10 @@ export class FakeObjectStore implements ObjectStore {
     const o = this.objects.get(this.k(key, namespace, name));
     return o && structuredClone(o);
   }
+  peek(key: ResourceKey, namespace: string | undefined, name: string) {
+    this.def(key);
+    return this.objects.get(this.k(key, namespace, name));
+  }
   list(key: ResourceKey, namespace?: string) {
     this.def(key);
     const prefix = `${key.group}/${key.plural}/`;

@@ -62,6 +62,9 @@ export class FakeObjectStore implements ObjectStore {
     const o = this.objects.get(resKey(key))?.get(objKey(namespace, name));
     return o && clone(o);
   }
+  peek(key: ResourceKey, namespace: string | undefined, name: string): StoredObject | undefined {
+    return this.objects.get(resKey(key))?.get(objKey(namespace, name));
+  }
   list(key: ResourceKey, namespace?: string): StoredObject[] {
     return [...(this.objects.get(resKey(key))?.values() ?? [])]
       .filter(
