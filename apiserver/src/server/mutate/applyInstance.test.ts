@@ -156,4 +156,29 @@ describe('PATCH databaseinstances with application/apply-patch+yaml (server-side
     expectStatus(res, 422, 'Invalid');
     expect(causeFields(res.json())).toContain('spec.replicas');
   });
+
+  it('reads a JSON config as JSON (a key given twice is its last, as for every JSON body) and anything else as YAML', async () => {
+    const twice = `{"apiVersion":"dbaas.platform.dev/v1alpha1","kind":"DatabaseInstance","metadata":{"name":"${name}"},"spec":{"engine":"mariadb","topology":"replication","replicas":-1,"replicas":3}}`;
+    expect((await apply(twice)).status).toBe(201);
+    expect((await get()).spec.replicas).toBe(3);
+    // a flow mapping that is not JSON, and JSON with a YAML comment, are YAML (which refuses the twice given key)
+    const flow = `{apiVersion: dbaas.platform.dev/v1alpha1, kind: DatabaseInstance, spec: {engine: mariadb, topology: replication, replicas: 4}}`;
+    expect((await apply(flow)).status).toBe(200);
+    expect((await get()).spec.replicas).toBe(4);
+    const commented = `${twice} # the same, with a comment`;
+    const refused = await apply(commented);
+    expectStatus(refused, 400, 'BadRequest');
+    expect(refused.json().message).toMatch(/^error decoding YAML: Map keys must be unique/);
+  });
+
+  it('refuses a config nested deeper than any instance: JSON before parsing it, YAML after', async () => {
+    const jsonBody = `{"apiVersion":"dbaas.platform.dev/v1alpha1","kind":"DatabaseInstance","spec":{"x":${'['.repeat(5000)}1${']'.repeat(5000)}}}`;
+    const res = await apply(jsonBody);
+    expectStatus(res, 400, 'BadRequest');
+    expect(res.json().message).toBe('error decoding YAML: nested deeper than 100 levels');
+    const yaml = `apiVersion: dbaas.platform.dev/v1alpha1\nkind: DatabaseInstance\nspec:\n  x: ${'['.repeat(150)}1${']'.repeat(150)}\n`;
+    const refused = await apply(yaml);
+    expectStatus(refused, 400, 'BadRequest');
+    expect(refused.json().message).toBe('error decoding YAML: nested deeper than 100 levels');
+  });
 });
