@@ -1,8 +1,8 @@
-import YAML from 'yaml';
 import { DATABASES_GROUP_VERSION, type DatabaseInstance } from '@internal/plugin-databases-common';
 import { applyConfiguration, leafPaths, pathString, servedManagers, trackedPart, type FieldConflict } from '../../managedFields';
 import type { HandlerContext } from '../readHandlers';
-import { jsonTextDepth, MAX_NESTING_DEPTH, valueDepth } from '../nestingDepth';
+import { MAX_NESTING_DEPTH } from '../nestingDepth';
+import { parseYamlText } from '../parseYamlText';
 import { badRequest, StatusError } from '../StatusError';
 import { createFrom } from './createInstance';
 import { asText, decodeInstance } from './decodeInstance';
@@ -14,36 +14,14 @@ import { parseWriteOptions } from './writeOptions';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/**
- * The body as JSON when it is JSON, as kubectl sends an applied configuration: the YAML parser
- * took seconds over a JSON body of a few MB (4 s for 2.7 MB of numbers, the whole apiserver
- * stalled meanwhile), JSON.parse milliseconds. Anything else, YAML with a comment included, is
- * not JSON. As for every JSON body here, a key given twice is the last one (kube-apiserver
- * reports it only under fieldValidation=Strict).
- */
-function parseAsJson(text: string): unknown {
-  if (!/^\s*\{/.test(text)) return undefined;
-  if (jsonTextDepth(text) > MAX_NESTING_DEPTH) throw badRequest(`error decoding YAML: nested deeper than ${MAX_NESTING_DEPTH} levels`);
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /** The applied configuration: YAML (JSON is YAML); what kube-apiserver refuses is a 400. */
 function parseConfiguration(body: Buffer | undefined): Record<string, unknown> {
-  const text = body?.toString('utf8') ?? '';
-  let config = parseAsJson(text);
-  if (config === undefined) {
-    try {
-      config = YAML.parse(text, { logLevel: 'error' });
-    } catch (e) {
-      throw badRequest(`error decoding YAML: ${(e as Error).message.split('\n')[0]}`);
-    }
-  }
+  const config = parseYamlText(
+    body?.toString('utf8') ?? '',
+    () => badRequest(`error decoding YAML: nested deeper than ${MAX_NESTING_DEPTH} levels`),
+    message => badRequest(`error decoding YAML: ${message}`),
+  );
   if (!isObject(config)) throw badRequest('error decoding YAML: the applied configuration must be an object');
-  if (valueDepth(config) > MAX_NESTING_DEPTH) throw badRequest(`error decoding YAML: nested deeper than ${MAX_NESTING_DEPTH} levels`);
   const version = config.apiVersion === undefined ? '' : asText(config.apiVersion);
   if (version !== DATABASES_GROUP_VERSION) {
     throw badRequest(`Incorrect version specified in apply patch. Specified patch version: ${version}, expected: ${DATABASES_GROUP_VERSION}`);

@@ -1,10 +1,10 @@
-import YAML from 'yaml';
 import {
   DATABASE_INSTANCE_KIND,
   DATABASES_GROUP_VERSION,
   type DatabaseInstance,
 } from '@internal/plugin-databases-common';
-import { jsonTextDepth, MAX_NESTING_DEPTH, valueDepth } from '../nestingDepth';
+import { jsonTextDepth, MAX_NESTING_DEPTH } from '../nestingDepth';
+import { parseYamlText } from '../parseYamlText';
 import { badRequest, unsupportedMediaType } from '../StatusError';
 import { pruneUnknownFields } from './unknownFields';
 import type { FieldValidation } from './writeOptions';
@@ -29,16 +29,14 @@ export function parseObjectBody(body: Buffer | undefined, contentType: string | 
   const text = body?.toString('utf8') ?? '';
   if (!text.trim()) throw unrecognized('empty body');
   const tooDeep = () => unrecognized(`couldn't decode the body: nested deeper than ${MAX_NESTING_DEPTH} levels`);
-  if (type !== 'application/yaml' && jsonTextDepth(text) > MAX_NESTING_DEPTH) throw tooDeep();
-  let parsed: unknown;
+  const undecodable = (message: string) => unrecognized(`couldn't decode the body: ${message}`);
+  if (type === 'application/yaml') return parseYamlText(text, tooDeep, undecodable);
+  if (jsonTextDepth(text) > MAX_NESTING_DEPTH) throw tooDeep();
   try {
-    // YAML warnings (complex keys) would be written to stderr for every such request
-    parsed = type === 'application/yaml' ? YAML.parse(text, { logLevel: 'error' }) : JSON.parse(text);
+    return JSON.parse(text);
   } catch (e) {
-    throw unrecognized(`couldn't decode the body: ${(e as Error).message.split('\n')[0]}`);
+    throw undecodable((e as Error).message.split('\n')[0]);
   }
-  if (type === 'application/yaml' && valueDepth(parsed) > MAX_NESTING_DEPTH) throw tooDeep();
-  return parsed;
 }
 
 /**
