@@ -10,6 +10,7 @@ import { ClusterSet } from './watch/ClusterSet';
 import type { BackendRequest, Who } from './__testUtils__/hostileBackendProbe';
 import type { HostileBackend } from './__testUtils__/startHostileBackend';
 import { emulatorCluster } from './__testUtils__/emulatorCluster';
+import { eventually } from './__testUtils__/eventually';
 import { useHostileBackend } from './__testUtils__/useHostileBackend';
 
 jest.setTimeout(120_000);
@@ -90,7 +91,7 @@ describe('secrets never leave the backend except through the connection route', 
     await send({ method: 'DELETE', path: `${BASE}/team-a/instances/portal-maria`, caller: 'carol' });
     await send({ method: 'GET', path: `${BASE}/team-a/instances/missing/connection`, caller: 'alice' });
     // the event stream, while an instance changes
-    const stream = collectEvents(b, 1500);
+    const stream = collectEvents(b, 1500, text => text.includes('data:'));
     await send({ method: 'PATCH', path: `${BASE}/team-a/instances/portal-redis`, caller: 'alice', headers: { 'content-type': 'application/json' }, body: '{"storage":{"size":"2Gi"}}' });
     b.system.emulator.operators.settle();
     const events = await stream;
@@ -133,16 +134,25 @@ describe('secrets never leave the backend except through the connection route', 
   });
 });
 
-/** What alice's server-sent event stream delivers within `ms`. */
-function collectEvents(b: Pick<HostileBackend, 'port'>, ms: number): Promise<string> {
+/**
+ * What alice's server-sent event stream delivers within `ms`, and then until it satisfies `until`
+ * (at most 20 s more). The frames come as I/O: on a loaded event loop a timer of `ms` alone can
+ * run out before the first of them has been read.
+ */
+function collectEvents(b: Pick<HostileBackend, 'port'>, ms: number, until: (text: string) => boolean): Promise<string> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port: b.port, path: '/api/databases/events', headers: { authorization: mockCredentials.user.header('user:default/alice') } }, res => {
       let text = '';
       res.on('data', d => (text += d));
       res.on('error', () => undefined);
       setTimeout(() => {
-        req.destroy();
-        resolve(text);
+        // timing out here is the caller's assertion on what arrived, not an error of its own
+        void eventually(() => until(text), 20_000)
+          .catch(() => undefined)
+          .then(() => {
+            req.destroy();
+            resolve(text);
+          });
       }, ms);
     });
     req.on('error', reject);

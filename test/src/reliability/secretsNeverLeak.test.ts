@@ -6,6 +6,7 @@ import { GROUP_VERSION_PATH } from './arbitraries';
 import type { ProbeRequest } from './hostileApiClient';
 import { CALLER_HEADERS, startHostileHarness, type Caller, type HostileHarness } from './hostileHarness';
 import { credentialsIn, eventsText, leakIn, type KnownSecret } from './secretsScan';
+import { eventually } from './support/eventually';
 
 const NAMESPACES = ['team-a', 'team-b', 'team-c'];
 const CREATED = [
@@ -99,7 +100,7 @@ describe('secrets never appear outside the connection subresource', () => {
     // a watch from the start replays every instance as ADDED
     const watch = await h.system.apiserver.store.list();
     expect(watch.length).toBe(instances.length);
-    const stream = await collectWatch(h, `${GROUP_VERSION_PATH}/databaseinstances?watch=1&resourceVersion=0`, 500);
+    const stream = await collectWatch(h, `${GROUP_VERSION_PATH}/databaseinstances?watch=1&resourceVersion=0`, 500, text => text.includes('"type":"ADDED"'));
     seen.push({ what: 'watch of every instance', text: stream });
     expect(stream).toContain('"type":"ADDED"');
     expect(seen.every(s => !/→ 5\d\d/.test(s.what))).toBe(true);
@@ -176,8 +177,12 @@ describe('secrets never appear outside the connection subresource', () => {
   });
 });
 
-/** Reads a watch for `ms` and returns what arrived. */
-async function collectWatch(h: HostileHarness, path: string, ms: number): Promise<string> {
+/**
+ * Reads a watch for `ms`, then on until what arrived satisfies `until` (at most 20 s more), and
+ * returns what arrived. The events come as I/O: on a loaded event loop a timer of `ms` alone can
+ * run out before the first of them has been read.
+ */
+async function collectWatch(h: HostileHarness, path: string, ms: number, until: (text: string) => boolean): Promise<string> {
   const certs = h.system.emulator.certs;
   return new Promise((resolve, reject) => {
     const req = https.request(
@@ -196,8 +201,13 @@ async function collectWatch(h: HostileHarness, path: string, ms: number): Promis
         res.on('data', d => (text += d));
         res.on('error', () => undefined);
         setTimeout(() => {
-          req.destroy();
-          resolve(text);
+          // timing out here is the caller's assertion on what arrived, not an error of its own
+          void eventually(() => until(text), 20_000)
+            .catch(() => undefined)
+            .then(() => {
+              req.destroy();
+              resolve(text);
+            });
         }, ms);
       },
     );

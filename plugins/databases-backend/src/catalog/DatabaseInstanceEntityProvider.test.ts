@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { DatabaseInstance, DatabasePhase } from '@internal/plugin-databases-common';
 import type { ClusterSet } from '../watch/ClusterSet';
 import type { WatchListener } from '../watch/types';
+import { eventually } from '../__testUtils__/eventually';
 import { DatabaseInstanceEntityProvider } from './DatabaseInstanceEntityProvider';
 
 const inst = (name: string, phase: DatabasePhase = 'Ready'): DatabaseInstance => ({
@@ -78,8 +79,9 @@ describe('DatabaseInstanceEntityProvider', () => {
     await settle();
     fail = true;
     change('ADDED', inst('b'));
-    await settle();
-    await settle();
+    // the full write again comes from a retry timer started once the failed delta's rejection
+    // has been awaited (a second hop after the debounce): waited for, not slept past
+    await eventually(() => mutations.length >= 3, 5000, 'the full write after the failed delta');
     expect(mutations.map(m => m.type)).toEqual(['full', 'delta', 'full']);
     expect(mutations[2].entities).toHaveLength(2);
     provider.close();

@@ -139,13 +139,20 @@ describe('DatabasesClient', () => {
     const clusters: unknown[] = [];
     const errors: Error[] = [];
     let opened = 0;
+    let reopened = () => {};
+    // the stream opened again: its retry timer starts once the first stream's end has been read,
+    // after any sleep on a loaded event loop, so it is waited for
+    const twice = new Promise<void>(resolve => (reopened = resolve));
     const unsubscribe = client.subscribe({
-      onOpen: () => (opened += 1),
+      onOpen: () => {
+        opened += 1;
+        if (opened === 2) reopened();
+      },
       onInstance: ev => instances.push(ev),
       onCluster: ev => clusters.push(ev),
       onError: err => errors.push(err),
     });
-    await new Promise(resolve => setTimeout(resolve, 100));
+    await twice;
     unsubscribe();
     expect(calls[0].url).toBe(`${BASE}/events`);
     expect(connections).toBeGreaterThanOrEqual(2);
