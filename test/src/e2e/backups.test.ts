@@ -34,8 +34,9 @@ describe('backups through DatabaseBackup (kubectl, emulator + APIService + apise
   /** Creates a backup as alice and follows it with `kubectl get -w` until `phase`; resolves every line seen. */
   const backUpAndFollow = async (manifest: string, name: string, phase: string) => {
     // a watch of the collection selecting the name: it is open before the backup exists, so every state is seen
-    const watch = spawnKubectl(file, alice, `${system.dir}/home-backups`, ['get', 'dbb', '-n', 'team-a', '--field-selector', `metadata.name=${name}`, '-w', '-o', WATCH_FORMAT]);
+    const watch = spawnKubectl(file, alice, `${system.dir}/home-backups`, ['get', 'dbb', '-n', 'team-a', '--field-selector', `metadata.name=${name}`, '-w', '-o', WATCH_FORMAT], { announce: true });
     try {
+      await watch.watching();
       const created = await run(alice, ['create', '-f', '-'], manifest);
       expect(created.stderr).toBe('');
       expect(created.stdout.trim()).toBe(`databasebackup.${GROUP}/${name} created`);

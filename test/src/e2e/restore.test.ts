@@ -41,8 +41,10 @@ describe('restore into a new instance with spec.restoreFrom (kubectl, emulator +
 
   /** Follows `kind name` with `kubectl get -w` while `act` runs, until a line matches `until`; every line seen. */
   const follow = async (resource: string, name: string, until: (line: string) => boolean, act: () => Promise<void>) => {
-    const watch = spawnKubectl(file, alice, home(), ['get', resource, '-n', 'team-a', '--field-selector', `metadata.name=${name}`, '-w', '-o', WATCH_FORMAT]);
+    const watch = spawnKubectl(file, alice, home(), ['get', resource, '-n', 'team-a', '--field-selector', `metadata.name=${name}`, '-w', '-o', WATCH_FORMAT], { announce: true });
     try {
+      // open before the object exists, so that its first states are seen too
+      await watch.watching();
       await act();
       await watch.waitForLine(until, 90_000);
       return [...watch.lines];

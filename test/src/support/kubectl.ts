@@ -109,9 +109,14 @@ export function watchOneArgs(resource: string, name: string, namespace: string):
   return ['get', resource, '-n', namespace, '--field-selector', `metadata.name=${name}`, '-w'];
 }
 
-/** Starts a long-running kubectl (e.g. `get -w`) and collects its output lines. */
-export function spawnKubectl(file: string, kubeconfig: string, home: string, args: string[]) {
-  const child: ChildProcess = spawn(file, args, {
+/**
+ * Starts a long-running kubectl (e.g. `get -w`) and collects its output lines. With `announce`,
+ * kubectl logs its requests (`-v=6`, on stderr) and `watching()` resolves once its watch request
+ * has been answered: a change made after that is seen by the watch, one made before may come
+ * before its list (kubectl prints nothing for an empty list, so nothing else tells).
+ */
+export function spawnKubectl(file: string, kubeconfig: string, home: string, args: string[], options: { announce?: boolean } = {}) {
+  const child: ChildProcess = spawn(file, options.announce ? [...args, '-v=6'] : args, {
     env: { ...process.env, KUBECONFIG: kubeconfig, HOME: home, KUBECACHEDIR: path.join(home, 'cache') },
   });
   const lines: string[] = [];
@@ -130,9 +135,19 @@ export function spawnKubectl(file: string, kubeconfig: string, home: string, arg
   // longer come is a failure now, with the exit in its message, not a minute later
   let exit: string | undefined;
   child.on('close', (code, signal) => (exit = `kubectl exited (${signal ?? `code ${code}`})`));
+  // kubectl 1.32+: "Response" verb="GET" url="…watch=true…" status="200 OK"; older: GET https://…watch=true… 200 OK
+  const answeredWatch = () => stderr.split('\n').some(l => /watch=true/.test(l) && /200 OK/.test(l));
   return {
     lines,
     stderr: () => stderr,
+    async watching(timeoutMs = 20_000): Promise<void> {
+      if (!options.announce) throw new Error('watching() needs spawnKubectl(…, { announce: true })');
+      const deadline = Date.now() + timeoutMs;
+      while (!answeredWatch()) {
+        if (exit !== undefined || Date.now() > deadline) throw new Error(`kubectl's watch not answered ${exit ? `and ${exit}` : `after ${timeoutMs} ms`}; stderr:\n${stderr}`);
+        await new Promise(r => setTimeout(r, 20));
+      }
+    },
     async waitForLine(pred: (line: string) => boolean, timeoutMs = 20_000): Promise<string> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
