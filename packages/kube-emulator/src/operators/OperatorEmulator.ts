@@ -193,7 +193,8 @@ export class OperatorEmulator {
     for (const op of this.operators) {
       for (const kind of op.kinds) {
         if (!this.store.resource(kind)) continue;
-        for (const cr of this.store.list(kind)) {
+        // read as stored: reconcile changes only copies (StoreWrites), and this runs every round
+        for (const cr of this.store.peekList(kind)) {
           const key = emulatedKey(kind, cr.metadata.namespace, cr.metadata.name);
           seen.add(key);
           const kicked = this.kickedAt.get(key);

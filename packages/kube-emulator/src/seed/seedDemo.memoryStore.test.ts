@@ -57,7 +57,7 @@ describe.each([
   });
 });
 
-/** A store whose peek hands out frozen copies: a reader that changed what it peeked would throw. */
+/** A store whose peeks hand out frozen copies: a reader that changed what it peeked would throw. */
 class FrozenPeekStore extends MemoryObjectStore {
   peeked = 0;
   override peek(...args: Parameters<MemoryObjectStore['peek']>) {
@@ -65,6 +65,12 @@ class FrozenPeekStore extends MemoryObjectStore {
     if (!found) return found;
     this.peeked++;
     return deepFreeze(structuredClone(found));
+  }
+  override peekList(...args: Parameters<MemoryObjectStore['peekList']>) {
+    return super.peekList(...args).map(o => {
+      this.peeked++;
+      return deepFreeze(structuredClone(o));
+    });
   }
 }
 
@@ -77,7 +83,7 @@ function deepFreeze<T>(value: T): T {
 }
 
 describe('the emulated operators read members without copies (peek)', () => {
-  it('and change none of what they read: the demo, a scale-down and a crash loop on frozen objects', () => {
+  it('and change none of what they read: the demo, a scale-down, a crash loop and a delete on frozen objects', () => {
     const store = new FrozenPeekStore();
     for (const crd of loadCompactCrds()) store.create(CRDS, crd);
     const warnings: unknown[] = [];
@@ -91,9 +97,14 @@ describe('the emulated operators read members without copies (peek)', () => {
     emulator.setHealth(ref, 'degraded');
     emulator.setFault(ref, 'crash-loop');
     emulator.settle();
+    const pods = () => store.list({ group: '', version: 'v1', plural: 'pods' }, mariadb.namespace).filter(p => p.metadata.name.startsWith('orders-db-'));
+    expect(pods().map(p => p.metadata.name)).toEqual(['orders-db-0']);
+    // and each instance deleted (its finalizer's round, then its members' garbage collection)
+    for (const i of DEMO_INSTANCES) store.delete(i.kind, i.namespace, i.name);
+    emulator.settle();
+    expect(DEMO_INSTANCES.filter(i => store.get(i.kind, i.namespace, i.name))).toEqual([]);
+    expect(pods()).toEqual([]);
     expect(warnings).toEqual([]);
     expect(store.peeked).toBeGreaterThan(100);
-    const pods = store.list({ group: '', version: 'v1', plural: 'pods' }, mariadb.namespace).filter(p => p.metadata.name.startsWith('orders-db-'));
-    expect(pods.map(p => p.metadata.name)).toEqual(['orders-db-0']);
   });
 });

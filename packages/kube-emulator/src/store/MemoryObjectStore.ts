@@ -9,7 +9,7 @@ import { jsonEqual } from './jsonEqual';
 import { admitToNamespace, emptiedNamespace, objectsToDrain } from './namespaceLifecycle';
 import { ResourceTypes, type DroppedType, type TypeState } from './ResourceTypes';
 import { SchemaValidator } from './SchemaValidator';
-import { asVersion, sortedAs } from './objectViews';
+import { asVersion, sortedAs, sortedIn } from './objectViews';
 import { validateObject } from './validateObject';
 import {
   alreadyExistsError,
@@ -143,6 +143,11 @@ export class MemoryObjectStore implements ObjectStore {
   peek(key: ResourceKey, namespace: string | undefined, name: string): StoredObject | undefined {
     const { def, state } = this.types.resolve(key);
     return state.objects.get(objKey(def.namespaced ? namespace : undefined, name));
+  }
+
+  peekList(key: ResourceKey, namespace?: string): StoredObject[] {
+    const { def, state } = this.types.resolve(key);
+    return sortedIn([...state.objects.values()], def, namespace);
   }
 
   list(key: ResourceKey, namespace?: string): StoredObject[] {

@@ -8,10 +8,14 @@ export function asVersion(obj: StoredObject, def: ResourceDefinition): StoredObj
   return copy;
 }
 
-/** The objects of `namespace` (all of them without one), by namespace and name, as read through `def`. */
-export function sortedAs(objects: StoredObject[], def: ResourceDefinition, namespace: string | undefined): StoredObject[] {
+/** The objects of `namespace` (all of them without one), by namespace and name, as stored. */
+export function sortedIn(objects: StoredObject[], def: ResourceDefinition, namespace: string | undefined): StoredObject[] {
   return objects
     .filter(o => !namespace || !def.namespaced || o.metadata.namespace === namespace)
-    .sort((a, b) => objKey(a.metadata.namespace, a.metadata.name).localeCompare(objKey(b.metadata.namespace, b.metadata.name)))
-    .map(o => asVersion(o, def));
+    .sort((a, b) => objKey(a.metadata.namespace, a.metadata.name).localeCompare(objKey(b.metadata.namespace, b.metadata.name)));
+}
+
+/** The objects of `namespace` (all of them without one), by namespace and name, as read through `def`. */
+export function sortedAs(objects: StoredObject[], def: ResourceDefinition, namespace: string | undefined): StoredObject[] {
+  return sortedIn(objects, def, namespace).map(o => asVersion(o, def));
 }

@@ -97,6 +97,8 @@ export interface ObjectStore {
    * object each round. Never to be changed, nor handed to a client.
    */
   peek(key: ResourceKey, namespace: string | undefined, name: string): StoredObject | undefined;
+  /** `list` without copies, for the same readers as {@link ObjectStore.peek}. */
+  peekList(key: ResourceKey, namespace?: string): StoredObject[];
   /** Validates (CRD schema), sets uid/creationTimestamp/generation/resourceVersion; 409 when it exists. */
   create(
     key: ResourceKey,

@@ -100,7 +100,7 @@ export class FakeObjectStore implements ObjectStore {
     this.def(key);
     return this.objects.get(this.k(key, namespace, name));
   }
-  list(key: ResourceKey, namespace?: string) {
+  peekList(key: ResourceKey, namespace?: string) {
     this.def(key);
     const prefix = `${key.group}/${key.plural}/`;
     return [...this.objects.entries()]
@@ -109,7 +109,10 @@ export class FakeObjectStore implements ObjectStore {
           k.startsWith(prefix) &&
           (namespace === undefined || o.metadata.namespace === namespace),
       )
-      .map(([, o]) => structuredClone(o));
+      .map(([, o]) => o);
+  }
+  list(key: ResourceKey, namespace?: string) {
+    return this.peekList(key, namespace).map(o => structuredClone(o));
   }
   create(key: ResourceKey, obj: Record<string, unknown>) {
     const resource = this.def(key);

@@ -65,12 +65,13 @@ export class FakeObjectStore implements ObjectStore {
   peek(key: ResourceKey, namespace: string | undefined, name: string): StoredObject | undefined {
     return this.objects.get(resKey(key))?.get(objKey(namespace, name));
   }
+  peekList(key: ResourceKey, namespace?: string): StoredObject[] {
+    return [...(this.objects.get(resKey(key))?.values() ?? [])].filter(
+      o => namespace === undefined || o.metadata.namespace === namespace,
+    );
+  }
   list(key: ResourceKey, namespace?: string): StoredObject[] {
-    return [...(this.objects.get(resKey(key))?.values() ?? [])]
-      .filter(
-        o => namespace === undefined || o.metadata.namespace === namespace,
-      )
-      .map(clone);
+    return this.peekList(key, namespace).map(clone);
   }
 
   create(key: ResourceKey, obj: Record<string, unknown>): StoredObject {
