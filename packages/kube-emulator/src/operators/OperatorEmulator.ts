@@ -193,8 +193,12 @@ export class OperatorEmulator {
     for (const op of this.operators) {
       for (const kind of op.kinds) {
         if (!this.store.resource(kind)) continue;
-        // read as stored: reconcile changes only copies (StoreWrites), and this runs every round
-        for (const cr of this.store.peekList(kind)) {
+        // read as stored: reconcile changes only copies (StoreWrites), and this runs every round;
+        // one written through another served version is read through the operator's (its
+        // dependents' ownerReferences name the version the operator uses)
+        const version = `${kind.group}/${kind.version}`;
+        for (const stored of this.store.peekList(kind)) {
+          const cr = stored.apiVersion === version ? stored : this.store.get(kind, stored.metadata.namespace, stored.metadata.name)!;
           const key = emulatedKey(kind, cr.metadata.namespace, cr.metadata.name);
           seen.add(key);
           const kicked = this.kickedAt.get(key);

@@ -107,4 +107,24 @@ describe('the emulated operators read members without copies (peek)', () => {
     expect(warnings).toEqual([]);
     expect(store.peeked).toBeGreaterThan(100);
   });
+
+  it('an object written through another served version is reconciled through the operator\'s: its StatefulSet is owned by elasticsearch.k8s.elastic.co/v1', () => {
+    const store = new FrozenPeekStore();
+    for (const crd of loadCompactCrds()) store.create(CRDS, crd);
+    // without finalizers: the first round's finalizer write would store it through v1 before anything else
+    const emulator = new OperatorEmulator({ store, finalizers: false, logger: { warn: () => undefined } });
+    const v1beta1 = { group: 'elasticsearch.k8s.elastic.co', version: 'v1beta1', plural: 'elasticsearches' };
+    store.create({ group: '', version: 'v1', plural: 'namespaces' }, { metadata: { name: 'team-x' } });
+    store.create(v1beta1, {
+      apiVersion: 'elasticsearch.k8s.elastic.co/v1beta1',
+      kind: 'Elasticsearch',
+      metadata: { name: 'logs', namespace: 'team-x' },
+      spec: { version: '8.19.0', nodeSets: [{ name: 'default', count: 1 }] },
+    });
+    // its first round already: the StatefulSet is created before the status write stores it through v1
+    emulator.tick();
+    const sets = store.list({ group: 'apps', version: 'v1', plural: 'statefulsets' }, 'team-x');
+    expect(sets.length).toBeGreaterThan(0);
+    for (const set of sets) expect(set.metadata.ownerReferences?.map(r => r.apiVersion)).toEqual(['elasticsearch.k8s.elastic.co/v1']);
+  });
 });
