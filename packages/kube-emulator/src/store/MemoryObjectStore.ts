@@ -128,16 +128,9 @@ export class MemoryObjectStore implements ObjectStore {
     return this.types.definitions();
   }
 
-  get(
-    key: ResourceKey,
-    namespace: string | undefined,
-    name: string,
-  ): StoredObject | undefined {
-    const { def, state } = this.types.resolve(key);
-    const obj = state.objects.get(
-      objKey(def.namespaced ? namespace : undefined, name),
-    );
-    return obj ? asVersion(obj, def) : undefined;
+  get(key: ResourceKey, namespace: string | undefined, name: string): StoredObject | undefined {
+    const obj = this.peek(key, namespace, name);
+    return obj ? asVersion(obj, this.types.resolve(key).def) : undefined;
   }
 
   peek(key: ResourceKey, namespace: string | undefined, name: string): StoredObject | undefined {
@@ -365,15 +358,7 @@ export class MemoryObjectStore implements ObjectStore {
     state.objects.delete(k);
     // Like the CRD finalizer in kube: the custom resources go first, then the definition.
     if (isCrd(def)) this.announceDropped(this.types.unapplyCrd(old as Obj));
-    const gone = structuredClone(last);
-    gone.metadata.resourceVersion = String(this.log.next());
-    this.log.append({
-      type: 'DELETED',
-      resource: def,
-      object: gone,
-      oldObject: old,
-      rv: this.log.current(),
-    });
+    const gone = this.appendDeleted(def, last, old);
     // a namespace itself goes only once empty (drainNamespace); an object's removal may empty its own
     if (def.namespaced && old.metadata.namespace) this.finishNamespaceIfEmpty(old.metadata.namespace);
     return asVersion(gone, def);
@@ -392,16 +377,14 @@ export class MemoryObjectStore implements ObjectStore {
 
   /** Deletes, with an event each, the objects of a type no longer served. */
   private announceDropped(dropped: DroppedType | undefined): void {
-    for (const obj of dropped?.objects ?? []) {
-      const gone = structuredClone(obj);
-      gone.metadata.resourceVersion = String(this.log.next());
-      this.log.append({
-        type: 'DELETED',
-        resource: dropped!.def,
-        object: gone,
-        oldObject: obj,
-        rv: this.log.current(),
-      });
-    }
+    for (const obj of dropped?.objects ?? []) this.appendDeleted(dropped!.def, obj, obj);
+  }
+
+  /** The DELETED event of `last` (a copy at the next resourceVersion) over `old`; returns that copy. */
+  private appendDeleted(def: ResourceDefinition, last: StoredObject, old: StoredObject): StoredObject {
+    const gone = structuredClone(last);
+    gone.metadata.resourceVersion = String(this.log.next());
+    this.log.append({ type: 'DELETED', resource: def, object: gone, oldObject: old, rv: this.log.current() });
+    return gone;
   }
 }
